@@ -1,0 +1,164 @@
+/* cmd/cmd-info.c: `trax info`: what a trace holds. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "parse/parse.h"
+
+const char cmd_info_usage[] =
+	"usage: trax info TRACE|DB [--tasks N]\n"
+	"\n"
+	"Summarize a trace or trax database: source, time range, CPUs, per-event counts, the\n"
+	"busiest tasks, lost events and unparsed records.\n"
+	"\n"
+	"  -n, --tasks N   how many tasks to list (default 10; 0: none)\n"
+	"  -h, --help      this help\n"
+	"\n"
+	"Exit status: 0 success, 2 usage or input error.\n";
+
+static char *meta(sqlite3 *db, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+static double secs(const char *ns)
+{
+	return ns ? strtoull(ns, NULL, 10) / 1e9 : 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tasks", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trax_error err = { 0 };
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = NULL;
+	char *v[8] = { 0 };
+	int c, ntasks = 10, first;
+
+	if (cmd_wants_help(argc, argv, cmd_info_usage))
+		return EXIT_OK;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+		if (c == 'n')
+			ntasks = atoi(optarg);
+		else
+			return cmd_usage_error("info", "unknown option");
+	}
+	if (argc - optind != 1)
+		return cmd_usage_error("info", "expects one TRACE or DB");
+	if (trax_db_open(argv[optind], NULL, &db, &err))
+		return cmd_fail("info", &err);
+
+	v[0] = meta(db, "source.path");
+	v[1] = meta(db, "format");
+	v[2] = meta(db, "source.size");
+	printf("source:   %s (%s, %s bytes)\n", v[0] ? v[0] : "?", v[1] ? v[1] : "?",
+	       v[2] ? v[2] : "?");
+	v[3] = meta(db, "trace.start_ts");
+	v[4] = meta(db, "trace.end_ts");
+	v[5] = meta(db, "trace.complete_start_ts");
+	printf("time:     %.6f .. %.6f s (%.6f s)", secs(v[3]), secs(v[4]),
+	       secs(v[4]) - secs(v[3]));
+	if (v[5] && v[3] && strcmp(v[5], v[3]))
+		printf("; every CPU recorded from %.6f s", secs(v[5]));
+	printf("\n");
+	for (int i = 0; i < 6; i++) {
+		free(v[i]);
+		v[i] = NULL;
+	}
+	v[0] = meta(db, "cpus");
+	v[1] = meta(db, "kernel");
+	v[2] = meta(db, "trace_clock");
+	v[3] = meta(db, "events");
+	printf("cpus:     %s\n", v[0] ? v[0] : "?");
+	if (v[1])
+		printf("kernel:   %s\n", v[1]);
+	if (v[2])
+		printf("clock:    %s\n", v[2]);
+	if (v[3] && strcmp(v[3], "all"))
+		printf("loaded:   only %s\n", v[3]);
+	for (int i = 0; i < 4; i++)
+		free(v[i]);
+
+	printf("events:\n");
+	first = 1;
+	if (sqlite3_prepare_v2(db, "SELECT system, name, count FROM event_type WHERE count > 0 "
+			       "ORDER BY count DESC, name", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			printf("  %-40s %12lld\n", (const char *)sqlite3_column_text(st, 1),
+			       (long long)sqlite3_column_int64(st, 2));
+			first = 0;
+		}
+	}
+	sqlite3_finalize(st);
+	if (first)
+		printf("  (none)\n");
+	if (sqlite3_prepare_v2(db, "SELECT name, count(*) FROM raw_event GROUP BY name ORDER BY 2 "
+			       "DESC", -1, &st, NULL) == SQLITE_OK) {
+		first = 1;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (first)
+				printf("unparsed records (raw_event):\n");
+			first = 0;
+			printf("  %-40s %12lld\n", (const char *)sqlite3_column_text(st, 0),
+			       (long long)sqlite3_column_int64(st, 1));
+		}
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*), count(DISTINCT pid) FROM thread", -1, &st,
+			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		printf("tasks:    %lld threads, %lld pids\n", (long long)sqlite3_column_int64(st, 0),
+		       (long long)sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+	if (ntasks > 0 &&
+	    sqlite3_prepare_v2(db, "SELECT t.pid, t.comm, sum(s.dur) AS run, count(*) FROM "
+			       "sched_slice s JOIN thread t USING(utid) WHERE t.pid != 0 GROUP BY "
+			       "s.utid ORDER BY run DESC LIMIT ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, ntasks);
+		first = 1;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (first)
+				printf("  %8s  %-20s %14s %8s\n", "pid", "comm", "runtime (s)",
+				       "slices");
+			first = 0;
+			printf("  %8lld  %-20s %14.6f %8lld\n", (long long)sqlite3_column_int64(st, 0),
+			       sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1)
+							  : "?",
+			       sqlite3_column_int64(st, 2) / 1e9,
+			       (long long)sqlite3_column_int64(st, 3));
+		}
+	}
+	sqlite3_finalize(st);
+
+	printf("lost events:");
+	first = 1;
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key LIKE '%cpu.%.lost_events' "
+			       "AND value != '0' ORDER BY key", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			printf("%s %s=%s", first ? "" : ",", (const char *)sqlite3_column_text(st, 0),
+			       (const char *)sqlite3_column_text(st, 1));
+			first = 0;
+		}
+	}
+	sqlite3_finalize(st);
+	printf("%s\n", first ? " none" : "");
+	sqlite3_close(db);
+	return EXIT_OK;
+}

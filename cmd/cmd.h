@@ -1,0 +1,39 @@
+/* cmd/cmd.h: the `trax` subcommand table and helpers shared by the subcommands. */
+#ifndef TRAX_CMD_H
+#define TRAX_CMD_H
+
+#include <stdio.h>
+
+#include "util/error.h"
+
+/* Exit statuses of every subcommand. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* check: a rule failed; gate: a regression */
+	EXIT_INPUT = 2,		/* usage, input or evaluation error */
+	EXIT_SKIP = 4,		/* check: every rule skipped (KSFT_SKIP) */
+};
+
+struct trax_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* returns the exit status */
+	const char *summary;			/* one line for `trax --help` */
+	const char *usage;			/* full help, printed by `trax CMD --help` */
+};
+
+/* The table, defined in cmd/trax.c. */
+extern const struct trax_cmd trax_cmds[];
+
+#define DECLARE_CMD(n) int cmd_##n(int argc, char **argv); extern const char cmd_##n##_usage[]
+DECLARE_CMD(load);
+DECLARE_CMD(info);
+DECLARE_CMD(query);
+
+/* Print "trax CMD: message" to stderr and return EXIT_INPUT. */
+int cmd_fail(const char *cmd, const struct trax_error *err);
+/* Print a usage error and the command's usage line; returns EXIT_INPUT. */
+int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* If argv[1] is --help or -h, print the usage to stdout and return 1. */
+int cmd_wants_help(int argc, char **argv, const char *usage);
+
+#endif

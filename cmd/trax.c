@@ -1,0 +1,74 @@
+/* cmd/trax.c: the `trax` command: dispatch to one subcommand per file (cmd/cmd-*.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+const struct trax_cmd trax_cmds[] = {
+	{ "load", cmd_load, "load a trace into a SQLite database", cmd_load_usage },
+	{ "info", cmd_info, "time range, CPUs, event counts, tasks, lost events", cmd_info_usage },
+	{ "query", cmd_query, "run read-only SQL on a trace or database", cmd_query_usage },
+	{ NULL, NULL, NULL, NULL },
+};
+
+int cmd_fail(const char *cmd, const struct trax_error *err)
+{
+	fprintf(stderr, "trax %s: %s\n", cmd, err->msg[0] ? err->msg : trax_strerror(err->code));
+	return EXIT_INPUT;
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "trax %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'trax %s --help')\n", cmd);
+	return EXIT_INPUT;
+}
+
+int cmd_wants_help(int argc, char **argv, const char *usage)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: trax COMMAND [ARGS]\n\ntrace-driven behavioural analysis (version %s)\n\n"
+		"commands:\n", TRAX_VERSION);
+	for (const struct trax_cmd *c = trax_cmds; c->name; c++)
+		fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f, "\n'trax COMMAND --help' describes a command; 'man trax-COMMAND' too.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_INPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("trax %s\n", TRAX_VERSION);
+		return EXIT_OK;
+	}
+	for (const struct trax_cmd *c = trax_cmds; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr, "trax: unknown command '%s' (see 'trax --help')\n", argv[1]);
+	return EXIT_INPUT;
+}

@@ -1,0 +1,564 @@
+/* parse/dat.c: reading trace.dat (v6, v7, zstd, instance buffers) with libtracecmd. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "parse/loader.h"
+#include "parse/tracecmd-local.h"
+#include "util/strbuf.h"
+
+#define DAT_MAGIC "\x17\x08\x44tracing"
+
+/* How to decode one field of an event from the record bytes. */
+struct dfield {
+	int offset, size, elsize;
+	unsigned is_signed:1, is_string:1, is_array:1, is_dynamic:1, is_relative:1;
+};
+
+struct dtype {
+	struct ld_type *t;
+	struct tep_event *ev;
+	struct dfield *f;
+	/* prev_state decoding cache (sched_switch) */
+	int64_t st_val[32];
+	char st_str[32][24];
+	int nst;
+};
+
+struct dat {
+	struct loader *L;
+	const char *path;
+	struct tracecmd_input *top;
+	struct tracecmd_input **handles;	/* buffers with data */
+	int nhandles;
+	struct tep_handle *tep;			/* of the first buffer */
+	struct dtype ***types;			/* [handle][tep event id] */
+	int *ntypes;
+	struct ld_val *vals;
+	int nvals;
+	struct strbuf arr;			/* scratch for array fields */
+	struct strbuf *strs;			/* per-field scratch strings */
+	int nstrs;
+	int err;
+};
+
+/* ---- the file header, read by hand for clear errors ---- */
+
+struct dat_header {
+	int version;
+	char compression[32];
+};
+
+static int read_header(const char *path, struct dat_header *h, struct trax_error *err)
+{
+	unsigned char buf[128];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t off;
+
+	memset(h, 0, sizeof(*h));
+	if (fd < 0)
+		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 10 || memcmp(buf, DAT_MAGIC, 10))
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: not a trace.dat file", path);
+	buf[n] = 0;
+	h->version = atoi((char *)buf + 10);
+	if (h->version != 6 && h->version != 7)
+		return trax_error_set(err, TRAX_E_UNSUPPORTED,
+				      "%s: unsupported trace.dat version '%.8s'", path,
+				      (char *)buf + 10);
+	/* magic(10) "7\0" endian(1) long size(1) page size(4), then compression "name\0ver\0" */
+	off = 10 + strlen((char *)buf + 10) + 1 + 1 + 1 + 4;
+	if (h->version >= 7 && off < (size_t)n)
+		snprintf(h->compression, sizeof(h->compression), "%s", (char *)buf + off);
+	return 0;
+}
+
+/* ---- types ---- */
+
+static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_type *t)
+{
+	struct tep_format_field **fields = tep_event_fields(ev);
+	struct ld_field_def *defs;
+	struct dtype *dt = calloc(1, sizeof(*dt));
+	int n = 0;
+
+	if (!dt)
+		abort();
+	for (int i = 0; fields && fields[i]; i++)
+		n++;
+	defs = calloc(n ? n : 1, sizeof(*defs));
+	dt->f = calloc(n ? n : 1, sizeof(*dt->f));
+	if (!defs || !dt->f)
+		abort();
+	for (int i = 0; i < n; i++) {
+		struct tep_format_field *f = fields[i];
+		struct dfield *df = &dt->f[i];
+		unsigned long fl = f->flags;
+
+		df->offset = f->offset;
+		df->size = f->size;
+		df->elsize = f->elementsize;
+		df->is_signed = !!(fl & TEP_FIELD_IS_SIGNED);
+		df->is_string = !!(fl & TEP_FIELD_IS_STRING);
+		df->is_array = !!(fl & TEP_FIELD_IS_ARRAY) && !df->is_string;
+		df->is_dynamic = !!(fl & TEP_FIELD_IS_DYNAMIC);
+		df->is_relative = !!(fl & TEP_FIELD_IS_RELATIVE);
+		/* char[] arrays that libtraceevent did not flag as strings are strings too */
+		if ((fl & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char") &&
+		    f->elementsize == 1)
+			df->is_string = 1, df->is_array = 0;
+		defs[i].name = f->name;
+		defs[i].sql = (df->is_string || df->is_array) ? LD_TEXT : LD_INT;
+		defs[i].is_array = df->is_array;
+		defs[i].is_string = df->is_string;
+		defs[i].is_unsigned = !df->is_signed && !df->is_string && !df->is_array;
+	}
+	dt->ev = ev;
+	if (t && t->nfields == n) {
+		dt->t = t;
+	} else {
+		dt->t = ld_type_add(D->L, ev->system ? ev->system : "", ev->name, n, defs);
+		dt->t->priv = dt;
+	}
+	free(defs);
+	free(fields);
+	if (n > D->nvals) {
+		D->vals = realloc(D->vals, n * sizeof(*D->vals));
+		D->strs = realloc(D->strs, n * sizeof(*D->strs));
+		if (!D->vals || !D->strs)
+			abort();
+		for (int i = D->nstrs; i < n; i++)
+			D->strs[i] = (struct strbuf)STRBUF_INIT;
+		D->nvals = D->nstrs = n;
+	}
+	return dt;
+}
+
+/* Types of one handle's tep; the same event in several buffers shares the loader's type. */
+static int register_types(struct dat *D, int h)
+{
+	struct tep_handle *tep = tracecmd_get_tep(D->handles[h]);
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int max = 0;
+
+	for (int i = 0; evs && evs[i]; i++)
+		if (evs[i]->id > max)
+			max = evs[i]->id;
+	D->types[h] = calloc(max + 1, sizeof(struct dtype *));
+	D->ntypes[h] = max + 1;
+	if (!D->types[h])
+		abort();
+	for (int i = 0; evs && evs[i]; i++) {
+		struct tep_event *ev = evs[i];
+		/* An event already met in an earlier buffer keeps its loader type (one table);
+		 * each buffer decodes with its own layout. */
+		struct ld_type *t = h ? ld_type_find(D->L, ev->system ? ev->system : "", ev->name)
+				      : NULL;
+		struct dtype *dt = dtype_new(D, ev, t);
+
+		D->types[h][ev->id] = dt;
+	}
+	return 0;
+}
+
+/* ---- prev_state decoding with the event's own print format ---- */
+
+static const char *state_decode(void *ctx, struct ld_type *t, int64_t state)
+{
+	struct dat *D = ctx;
+	struct dtype *dt = t->priv;
+	struct tep_format_field *f;
+	struct tep_record rec;
+	struct trace_seq s;
+	unsigned char *data;
+	const char *p, *e;
+	char *out;
+	int slot;
+
+	if (!dt || !dt->ev)
+		return NULL;
+	for (int i = 0; i < dt->nst; i++)
+		if (dt->st_val[i] == state)
+			return dt->st_str[i];
+	f = tep_find_field(dt->ev, "prev_state");
+	if (!f)
+		return NULL;
+	/* A record with only common_type and prev_state set, printed by libtraceevent. */
+	data = calloc(1, 4096);
+	if (!data)
+		return NULL;
+	{
+		struct tep_format_field *ct = tep_find_common_field(dt->ev, "common_type");
+		unsigned short id = dt->ev->id;
+		int64_t v = state;
+
+		if (ct && ct->offset + 2 <= 4096)
+			memcpy(data + ct->offset, &id, 2);
+		if (f->offset + f->size <= 4096 && f->size <= 8)
+			memcpy(data + f->offset, &v, f->size);	/* little-endian host and file */
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.data = data;
+	rec.size = 4096;
+	trace_seq_init(&s);
+	tep_print_event(dt->ev->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	p = strstr(s.buffer, "prev_state=");
+	slot = dt->nst < 32 ? dt->nst++ : 31;
+	out = dt->st_str[slot];
+	dt->st_val[slot] = state;
+	if (p) {
+		p += strlen("prev_state=");
+		e = strchr(p, ' ');
+		snprintf(out, sizeof(dt->st_str[0]), "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+	} else {
+		out[0] = '\0';
+	}
+	trace_seq_destroy(&s);
+	free(data);
+	(void)D;
+	return out[0] ? out : NULL;
+}
+
+/* ---- records ---- */
+
+static void put_array(struct strbuf *sb, struct tep_handle *tep, const unsigned char *p, int len,
+		      int elsize, int is_signed)
+{
+	strbuf_reset(sb);
+	if (elsize != 1 && elsize != 2 && elsize != 4 && elsize != 8)
+		elsize = 1;
+	for (int i = 0; i + elsize <= len; i += elsize) {
+		unsigned long long v = tep_read_number(tep, p + i, elsize);
+
+		if (i)
+			strbuf_addch(sb, ',');
+		if (is_signed) {
+			int shift = 64 - 8 * elsize;
+
+			strbuf_addf(sb, "%lld", (long long)(v << shift) >> shift);
+		} else {
+			strbuf_addf(sb, "%llu", v);
+		}
+	}
+}
+
+static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
+		   struct tep_record *r)
+{
+	const unsigned char *data = r->data;
+	int size = r->size;
+
+	for (int i = 0; i < dt->t->nfields; i++) {
+		const struct dfield *f = &dt->f[i];
+		struct ld_val *v = &D->vals[i];
+		int off = f->offset, len = f->size;
+
+		v->kind = LD_NULL;
+		if (off < 0 || off + f->size > size)
+			continue;
+		if (f->is_dynamic) {
+			unsigned int loc = tep_read_number(tep, data + off, f->size < 4 ? f->size : 4);
+
+			len = loc >> 16;
+			off = loc & 0xffff;
+			if (f->is_relative)
+				off += f->offset + f->size;
+			if (off + len > size)
+				continue;
+		}
+		if (f->is_string) {
+			v->kind = LD_STR;
+			v->s = (const char *)data + off;
+			v->len = strnlen(v->s, len);
+		} else if (f->is_array || f->is_dynamic) {
+			put_array(&D->strs[i], tep, data + off, len, f->elsize, f->is_signed);
+			v->kind = LD_STR;
+			v->s = D->strs[i].buf;
+			v->len = D->strs[i].len;
+		} else if (len == 1 || len == 2 || len == 4 || len == 8) {
+			unsigned long long x = tep_read_number(tep, data + off, len);
+
+			if (f->is_signed && len < 8) {
+				int shift = 64 - 8 * len;
+
+				v->i = (int64_t)(x << shift) >> shift;
+			} else {
+				v->i = (int64_t)x;
+			}
+			v->kind = LD_I64;
+		} else {
+			put_array(&D->strs[i], tep, data + off, len, 1, 0);
+			v->kind = LD_STR;
+			v->s = D->strs[i].buf;
+			v->len = D->strs[i].len;
+		}
+	}
+}
+
+/* bprint/bputs/print: their useful content is the formatted message. */
+static int is_message_event(const struct dtype *dt)
+{
+	return !strcmp(dt->t->system, "ftrace") &&
+	       (!strcmp(dt->t->name, "bprint") || !strcmp(dt->t->name, "bputs"));
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+{
+	struct dat *D = arg;
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	int b = 0, id, pid, ret;
+	struct dtype *dt;
+
+	for (b = 0; b < D->nhandles; b++)
+		if (D->handles[b] == h)
+			break;
+	if (b == D->nhandles)
+		b = 0;
+	cpu = r->cpu;
+	ld_seen(D->L, b, cpu, r->ts);
+	if (r->missed_events)
+		ld_lost(D->L, r->ts, cpu, b, r->missed_events > 0 ? r->missed_events : -1);
+	id = tep_data_type(tep, r);
+	pid = tep_data_pid(tep, r);
+	dt = id >= 0 && id < D->ntypes[b] ? D->types[b][id] : NULL;
+	if (!dt) {
+		struct strbuf sb = STRBUF_INIT;
+		char name[32];
+
+		snprintf(name, sizeof(name), "unknown_%d", id);
+		put_array(&sb, tep, r->data, r->size, 1, 0);
+		ret = ld_emit_raw(D->L, r->ts, cpu, pid, b, name, sb.buf, sb.len);
+		strbuf_release(&sb);
+		return ret ? (D->err = ret, 1) : 0;
+	}
+	if (!dt->t->loaded)
+		return 0;
+	decode(D, tep, dt, r);
+	if (is_message_event(dt)) {
+		/* the message, formatted by the event's own format, replaces the raw buf */
+		int bi = -1;
+
+		for (int i = 0; i < dt->t->nfields; i++)
+			if (!strcmp(dt->t->fields[i].name, "buf") ||
+			    !strcmp(dt->t->fields[i].name, "str"))
+				bi = i;
+		if (bi >= 0) {
+			struct trace_seq s;
+
+			trace_seq_init(&s);
+			tep_print_event(tep, &s, r, "%s", TEP_PRINT_INFO);
+			trace_seq_terminate(&s);
+			strbuf_reset(&D->strs[bi]);
+			strbuf_add(&D->strs[bi], s.buffer, s.len);
+			D->vals[bi].kind = LD_STR;
+			D->vals[bi].s = D->strs[bi].buf;
+			D->vals[bi].len = D->strs[bi].len;
+			trace_seq_destroy(&s);
+		}
+	}
+	ret = ld_emit(D->L, dt->t, r->ts, cpu, pid, b, tep_data_comm_from_pid(tep, pid), D->vals);
+	if (ret) {
+		D->err = ret;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- metadata ---- */
+
+/* cpustats text: "CPU: 0\nentries: 10\noverrun: 0\n..." per CPU. */
+static void cpustats_meta(struct dat *D, const char *stats, int b)
+{
+	const char *p = stats;
+	int cpu = -1;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? nl - p : (int)strlen(p);
+		char line[128], key[96];
+		unsigned long long v;
+
+		snprintf(line, sizeof(line), "%.*s", len, p);
+		if (sscanf(line, "CPU: %d", &cpu) == 1) {
+			/* next lines belong to this CPU */
+		} else if (cpu >= 0 && sscanf(line, "overrun: %llu", &v) == 1) {
+			snprintf(key, sizeof(key), "%scpu.%d.overrun", b ? "buffer.x." : "", cpu);
+			if (b)
+				snprintf(key, sizeof(key), "buffer.%d.cpu.%d.overrun", b, cpu);
+			ld_meta(D->L, key, "%llu", v);
+		} else if (cpu >= 0 && sscanf(line, "dropped events: %llu", &v) == 1) {
+			if (b)
+				snprintf(key, sizeof(key), "buffer.%d.cpu.%d.dropped_events", b, cpu);
+			else
+				snprintf(key, sizeof(key), "cpu.%d.dropped_events", cpu);
+			ld_meta(D->L, key, "%llu", v);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static void file_meta(struct dat *D, const struct dat_header *hdr)
+{
+	ld_meta(D->L, "dat.version", "%d", hdr->version);
+	ld_meta(D->L, "dat.compression", "%s", hdr->compression[0] ? hdr->compression : "none");
+#if TRAX_TRACECMD_ABI
+	{
+		const char *s;
+
+		s = tracecmd_get_trace_clock(D->handles[0]);
+		if (s) {
+			/* "[local] global ..." lists clocks with the one in use in brackets */
+			const char *o = strchr(s, '['), *c = o ? strchr(o, ']') : NULL;
+
+			if (o && c)
+				ld_meta(D->L, "trace_clock", "%.*s", (int)(c - o - 1), o + 1);
+			else
+				ld_meta(D->L, "trace_clock", "%s", s);
+		}
+		s = tracecmd_get_uname(D->top);
+		if (s)
+			ld_meta(D->L, "kernel", "%s", s);
+		for (int b = 0; b < D->nhandles; b++) {
+			s = tracecmd_get_cpustats(D->handles[b]);
+			if (s)
+				cpustats_meta(D, s, b);
+		}
+	}
+#endif
+	ld_meta(D->L, "cpus", "%d", tep_get_cpus(D->tep));
+}
+
+/* ---- the reader ---- */
+
+/* Whether a buffer holds any record (an instance capture leaves the top buffer empty). */
+static int buffer_has_data(struct tracecmd_input *h)
+{
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	int cpus = tep ? tep_get_cpus(tep) : 0, found = 0;
+
+#if TRAX_TRACECMD_ABI
+	for (int c = 0; c < cpus && !found; c++) {
+		struct tep_record *r = tracecmd_read_cpu_first(h, c);
+
+		if (r) {
+			tracecmd_free_record(r);
+			found = 1;
+		}
+	}
+	/* reading consumed records: rewind every CPU to the start */
+	tracecmd_set_all_cpus_to_timestamp(h, 0);
+#else
+	found = cpus > 0;	/* without the rewind, a buffer with CPUs counts as holding data */
+#endif
+	return found;
+}
+
+int dat_read(struct loader *L, const char *path, struct trax_error *err)
+{
+	struct dat D = { .L = L, .path = path };
+	struct dat_header hdr;
+	struct tracecmd_input **all = NULL;
+	char **names = NULL;
+	int nall = 0, ret, ncpus = 0;
+
+	ret = read_header(path, &hdr, err);
+	if (ret)
+		return ret;
+	if (hdr.compression[0] && strcmp(hdr.compression, "none") &&
+	    strcmp(hdr.compression, "zstd"))
+		return trax_error_set(err, TRAX_E_UNSUPPORTED,
+				      "%s: unsupported compression '%s' (this libtracecmd reads "
+				      "zstd only)", path, hdr.compression);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	D.top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!D.top)
+		return trax_error_set(err, TRAX_E_FORMAT,
+				      "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
+				      path);
+
+	/* The top-level buffer and each instance buffer; keep those holding records. */
+	nall = 1 + tracecmd_buffer_instances(D.top);
+	all = calloc(nall, sizeof(*all));
+	names = calloc(nall, sizeof(*names));
+	D.handles = calloc(nall, sizeof(*D.handles));
+	if (!all || !names || !D.handles)
+		abort();
+	all[0] = D.top;
+	names[0] = "";
+	for (int i = 1; i < nall; i++) {
+		all[i] = tracecmd_buffer_instance_handle(D.top, i - 1);
+		names[i] = (char *)tracecmd_buffer_instance_name(D.top, i - 1);
+	}
+	for (int i = 0; i < nall; i++)
+		if (all[i] && buffer_has_data(all[i]))
+			D.handles[D.nhandles++] = all[i];
+	if (!D.nhandles)
+		D.handles[D.nhandles++] = D.top;	/* an empty trace: still its formats */
+	D.tep = tracecmd_get_tep(D.handles[0]);
+	for (int b = 0; b < D.nhandles; b++) {
+		int c = tep_get_cpus(tracecmd_get_tep(D.handles[b]));
+
+		if (c > ncpus)
+			ncpus = c;
+	}
+	ld_set_cpus(L, D.nhandles, ncpus);
+	for (int b = 0; b < D.nhandles; b++)
+		for (int i = 0; i < nall; i++)
+			if (all[i] == D.handles[b])
+				ld_set_buffer_name(L, b, names[i] ? names[i] : "");
+	D.types = calloc(D.nhandles, sizeof(*D.types));
+	D.ntypes = calloc(D.nhandles, sizeof(*D.ntypes));
+	if (!D.types || !D.ntypes)
+		abort();
+	for (int b = 0; b < D.nhandles; b++)
+		register_types(&D, b);
+	ld_set_state_decoder(L, state_decode, &D);
+	file_meta(&D, &hdr);
+
+	ret = tracecmd_iterate_events_multi(D.handles, D.nhandles, on_record, &D);
+	if (D.err)
+		ret = D.err;
+	else if (ret < 0)
+		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace data", path);
+	else
+		ret = 0;
+
+	ld_set_state_decoder(L, NULL, NULL);
+	for (int b = 0; b < D.nhandles; b++) {
+		for (int k = 0; k < D.ntypes[b]; k++) {
+			if (D.types[b][k]) {
+				free(D.types[b][k]->f);
+				if (D.types[b][k]->t->priv == D.types[b][k])
+					D.types[b][k]->t->priv = NULL;
+				free(D.types[b][k]);
+			}
+		}
+		free(D.types[b]);
+	}
+	free(D.types);
+	free(D.ntypes);
+	for (int i = 1; i < nall; i++)
+		if (all[i])
+			tracecmd_close(all[i]);
+	tracecmd_close(D.top);
+	for (int i = 0; i < D.nstrs; i++)
+		strbuf_release(&D.strs[i]);
+	free(D.strs);
+	free(D.vals);
+	strbuf_release(&D.arr);
+	free(D.handles);
+	free(all);
+	free(names);
+	return ret;
+}

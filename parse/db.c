@@ -1,0 +1,186 @@
+/* parse/db.c: opening trax databases, loading traces on the fly into a cache. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse/parse.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* The cache folder: $TRAX_CACHE_DIR, else $XDG_CACHE_HOME/trax, else ~/.cache/trax. */
+static void cache_dir(struct strbuf *sb)
+{
+	const char *e = getenv("TRAX_CACHE_DIR");
+
+	if (e && *e) {
+		strbuf_adds(sb, e);
+		return;
+	}
+	e = getenv("XDG_CACHE_HOME");
+	if (e && *e) {
+		strbuf_addf(sb, "%s/trax", e);
+		return;
+	}
+	e = getenv("HOME");
+	if (e && *e)
+		strbuf_addf(sb, "%s/.cache/trax", e);
+	else
+		strbuf_addf(sb, "/tmp/trax-cache-%d", (int)getuid());
+}
+
+static int open_ro(const char *path, sqlite3 **db, struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ok;
+
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		trax_error_set(err, TRAX_E_DB, "%s: %s", path, sqlite3_errmsg(*db));
+		sqlite3_close(*db);
+		*db = NULL;
+		return -TRAX_E_DB;
+	}
+	ok = sqlite3_prepare_v2(*db, "SELECT value FROM meta WHERE key='trax.version'", -1, &st,
+				NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!ok) {
+		sqlite3_close(*db);
+		*db = NULL;
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: an SQLite file but not a trax database",
+				      path);
+	}
+	sqlite3_busy_timeout(*db, 5000);
+	return 0;
+}
+
+int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax_error *err)
+{
+	struct strbuf dir = STRBUF_INIT, key = STRBUF_INIT, dbpath = STRBUF_INIT;
+	struct trax_load_opts opts = { .events = events };
+	enum trax_format fmt;
+	struct stat sb;
+	char hex[65], *real = NULL;
+	int ret;
+
+	*db = NULL;
+	ret = trax_detect_format(path, &fmt, err);
+	if (ret)
+		return ret;
+	if (fmt == TRAX_FMT_DB)
+		return open_ro(path, db, err);
+
+	if (getenv("TRAX_NO_CACHE")) {
+		/* A private load, gone when the connection closes. */
+		char tmpl[] = "/tmp/trax-XXXXXX";
+		char *d = mkdtemp(tmpl);
+
+		if (!d)
+			return trax_error_set(err, TRAX_E_IO, "/tmp: %s", strerror(errno));
+		strbuf_addf(&dbpath, "%s/trace.db", d);
+		ret = trax_load(path, dbpath.buf, &opts, NULL, err);
+		if (!ret)
+			ret = open_ro(dbpath.buf, db, err);
+		unlink(dbpath.buf);
+		rmdir(d);
+		goto out;
+	}
+
+	/* Cache key: the file's identity and the set of events loaded. */
+	real = realpath(path, NULL);
+	if (stat(path, &sb) < 0) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	strbuf_addf(&key, "%s|%llu|%llu|%lld|%lld.%09ld|%s|%s", real ? real : path,
+		    (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino,
+		    (long long)sb.st_size, (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec,
+		    events ? events : "*all*", TRAX_VERSION);
+	sha256_hex(key.buf, key.len, hex);
+	cache_dir(&dir);
+	if (mkdir_p(dir.buf) < 0) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create cache folder: %s", dir.buf,
+				     strerror(errno));
+		goto out;
+	}
+	strbuf_addf(&dbpath, "%s/%.32s.db", dir.buf, hex);
+	if (access(dbpath.buf, R_OK) == 0) {
+		ret = open_ro(dbpath.buf, db, err);
+		if (!ret)
+			goto out;
+		unlink(dbpath.buf);	/* a stale or foreign file: load again */
+	}
+	ret = trax_load(path, dbpath.buf, &opts, NULL, err);
+	if (!ret)
+		ret = open_ro(dbpath.buf, db, err);
+out:
+	free(real);
+	strbuf_release(&dir);
+	strbuf_release(&key);
+	strbuf_release(&dbpath);
+	return ret;
+}
+
+static char *event_lookup(sqlite3 *db, const char *name, int want_table, int *found)
+{
+	const char *colon = strchr(name, ':');
+	sqlite3_stmt *st = NULL;
+	char *res = NULL;
+	int rc;
+
+	*found = 0;
+	if (colon) {
+		rc = sqlite3_prepare_v2(db, "SELECT table_name FROM event_type WHERE system=?1 AND "
+					"name=?2", -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_text(st, 1, name, colon - name, SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 2, colon + 1, -1, SQLITE_TRANSIENT);
+		}
+	} else {
+		rc = sqlite3_prepare_v2(db, "SELECT table_name FROM event_type WHERE name=?1 "
+					"ORDER BY count DESC", -1, &st, NULL);
+		if (rc == SQLITE_OK)
+			sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	}
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		*found = 1;
+		if (want_table && sqlite3_column_text(st, 0))
+			res = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return res;
+}
+
+int trax_db_event_present(sqlite3 *db, const char *name)
+{
+	int found;
+
+	event_lookup(db, name, 0, &found);
+	return found;
+}
+
+char *trax_db_event_table(sqlite3 *db, const char *name)
+{
+	int found;
+
+	return event_lookup(db, name, 1, &found);
+}

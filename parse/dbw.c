@@ -1,0 +1,417 @@
+/* parse/dbw.c: serialized SQL actions replayed on a writer thread (see dbw.h). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "parse/dbw.h"
+
+#define DBW_CHUNK	(1u << 20)
+#define DBW_QUEUE	8
+
+enum { OP_EXEC = 'X', OP_PREP = 'P', OP_ROW = 'R' };
+enum { V_INT = 'i', V_REAL = 'r', V_TEXT = 't', V_NULL = 'n', V_END = 'e' };
+
+struct chunk {
+	struct chunk *next;
+	size_t len, cap;
+	unsigned char data[];
+};
+
+struct wstmt {
+	sqlite3_stmt *st;
+	int cat;
+};
+
+struct dbw {
+	sqlite3 *db;
+	int threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* signalled on queue change */
+	struct chunk *head, *tail;	/* full chunks waiting for the writer */
+	int queued;
+	struct chunk *free_list;
+	int done;			/* producer finished */
+	atomic_int failed;
+	struct trax_error err;		/* first failure, owned by the writer */
+
+	/* producer side */
+	struct chunk *cur;
+	size_t row_start;
+	int nstmt_ids;
+
+	/* writer side */
+	struct wstmt *stmts;
+	int nstmts;
+	struct dbw_stats stats;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static struct chunk *chunk_new(struct dbw *w, size_t need)
+{
+	struct chunk *c = NULL;
+	size_t cap = need > DBW_CHUNK ? need : DBW_CHUNK;
+
+	if (cap == DBW_CHUNK) {
+		pthread_mutex_lock(&w->lock);
+		c = w->free_list;
+		if (c)
+			w->free_list = c->next;
+		pthread_mutex_unlock(&w->lock);
+	}
+	if (!c) {
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			abort();	/* the decoder has no way to continue without memory */
+		c->cap = cap;
+	}
+	c->next = NULL;
+	c->len = 0;
+	return c;
+}
+
+static void chunk_release(struct dbw *w, struct chunk *c)
+{
+	if (c->cap != DBW_CHUNK) {
+		free(c);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	c->next = w->free_list;
+	w->free_list = c;
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void writer_fail(struct dbw *w, const char *what)
+{
+	if (!atomic_load(&w->failed)) {
+		trax_error_set(&w->err, TRAX_E_DB, "%s: %s", what, sqlite3_errmsg(w->db));
+		atomic_store(&w->failed, 1);
+	}
+}
+
+static uint32_t rd32(const unsigned char **p)
+{
+	uint32_t v;
+
+	memcpy(&v, *p, 4);
+	*p += 4;
+	return v;
+}
+
+/* Replay one chunk on the connection. */
+static void replay(struct dbw *w, struct chunk *c)
+{
+	const unsigned char *p = c->data, *end = c->data + c->len;
+
+	while (p < end && !atomic_load(&w->failed)) {
+		int op = *p++;
+
+		if (op == OP_EXEC) {
+			uint32_t len = rd32(&p);
+
+			if (sqlite3_exec(w->db, (const char *)p, NULL, NULL, NULL) != SQLITE_OK)
+				writer_fail(w, (const char *)p);
+			p += len;
+		} else if (op == OP_PREP) {
+			uint32_t id = rd32(&p);
+			int cat = *p++;
+			uint32_t len = rd32(&p);
+
+			if ((int)id >= w->nstmts) {
+				int n = w->nstmts ? w->nstmts * 2 : 64;
+
+				while (n <= (int)id)
+					n *= 2;
+				w->stmts = realloc(w->stmts, n * sizeof(*w->stmts));
+				if (!w->stmts)
+					abort();
+				memset(w->stmts + w->nstmts, 0, (n - w->nstmts) * sizeof(*w->stmts));
+				w->nstmts = n;
+			}
+			w->stmts[id].cat = cat;
+			if (sqlite3_prepare_v3(w->db, (const char *)p, -1, SQLITE_PREPARE_PERSISTENT,
+					       &w->stmts[id].st, NULL) != SQLITE_OK)
+				writer_fail(w, (const char *)p);
+			p += len;
+		} else if (op == OP_ROW) {
+			uint32_t id = rd32(&p);
+			sqlite3_stmt *st = w->stmts[id].st;
+			int i = 1, v;
+			double t0;
+
+			while ((v = *p++) != V_END) {
+				if (v == V_INT) {
+					int64_t x;
+
+					memcpy(&x, p, 8);
+					p += 8;
+					sqlite3_bind_int64(st, i++, x);
+				} else if (v == V_REAL) {
+					double x;
+
+					memcpy(&x, p, 8);
+					p += 8;
+					sqlite3_bind_double(st, i++, x);
+				} else if (v == V_TEXT) {
+					uint32_t len = rd32(&p);
+
+					sqlite3_bind_text(st, i++, (const char *)p, len, SQLITE_STATIC);
+					p += len;
+				} else {
+					sqlite3_bind_null(st, i++);
+				}
+			}
+			t0 = now_s();
+			if (sqlite3_step(st) != SQLITE_DONE)
+				writer_fail(w, "inserting a row");
+			sqlite3_reset(st);
+			w->stats.busy_s[w->stmts[id].cat] += now_s() - t0;
+			w->stats.rows[w->stmts[id].cat]++;
+		} else {
+			trax_error_set(&w->err, TRAX_E_DB, "internal: bad writer op %d", op);
+			atomic_store(&w->failed, 1);
+		}
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct dbw *w = arg;
+
+	for (;;) {
+		struct chunk *c;
+
+		pthread_mutex_lock(&w->lock);
+		while (!w->head && !w->done)
+			pthread_cond_wait(&w->cond, &w->lock);
+		c = w->head;
+		if (c) {
+			w->head = c->next;
+			if (!w->head)
+				w->tail = NULL;
+			w->queued--;
+			pthread_cond_broadcast(&w->cond);
+		}
+		pthread_mutex_unlock(&w->lock);
+		if (!c)
+			break;
+		replay(w, c);
+		chunk_release(w, c);
+	}
+	return NULL;
+}
+
+static void submit(struct dbw *w, struct chunk *c)
+{
+	if (!w->threaded) {
+		replay(w, c);
+		chunk_release(w, c);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	if (w->queued >= DBW_QUEUE) {
+		double t0 = now_s();
+
+		while (w->queued >= DBW_QUEUE)
+			pthread_cond_wait(&w->cond, &w->lock);
+		w->stats.wait_s += now_s() - t0;
+	}
+	if (w->tail)
+		w->tail->next = c;
+	else
+		w->head = c;
+	w->tail = c;
+	w->queued++;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+struct dbw *dbw_alloc(sqlite3 *db, int threaded)
+{
+	struct dbw *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->db = db;
+	w->threaded = threaded;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->cur = chunk_new(w, DBW_CHUNK);
+	if (threaded && pthread_create(&w->thread, NULL, writer_main, w) != 0)
+		w->threaded = 0;
+	return w;
+}
+
+/* Make room for n more bytes in the current chunk, moving a partial row along if needed. */
+static unsigned char *reserve(struct dbw *w, size_t n)
+{
+	struct chunk *c = w->cur;
+
+	if (c->len + n > c->cap) {
+		size_t partial = c->len - w->row_start;
+		struct chunk *nc = chunk_new(w, partial + n);
+
+		memcpy(nc->data, c->data + w->row_start, partial);
+		nc->len = partial;
+		c->len = w->row_start;
+		w->row_start = 0;
+		w->cur = nc;
+		if (c->len)
+			submit(w, c);
+		else
+			chunk_release(w, c);
+		c = nc;
+	}
+	return c->data + c->len;
+}
+
+static void put(struct dbw *w, const void *src, size_t n)
+{
+	unsigned char *p = reserve(w, n);
+
+	memcpy(p, src, n);
+	w->cur->len += n;
+}
+
+static void put8(struct dbw *w, int b)
+{
+	unsigned char c = b;
+
+	put(w, &c, 1);
+}
+
+static void put32(struct dbw *w, uint32_t v)
+{
+	put(w, &v, 4);
+}
+
+static void put_sql(struct dbw *w, const char *sql)
+{
+	uint32_t len = strlen(sql) + 1;
+
+	put32(w, len);
+	put(w, sql, len);
+}
+
+void dbw_exec(struct dbw *w, const char *sql)
+{
+	w->row_start = w->cur->len;
+	reserve(w, 5 + strlen(sql) + 1);
+	put8(w, OP_EXEC);
+	put_sql(w, sql);
+	w->row_start = w->cur->len;
+}
+
+int dbw_prepare(struct dbw *w, const char *sql, enum dbw_cat cat)
+{
+	int id = w->nstmt_ids++;
+
+	w->row_start = w->cur->len;
+	reserve(w, 10 + strlen(sql) + 1);
+	put8(w, OP_PREP);
+	put32(w, id);
+	put8(w, cat);
+	put_sql(w, sql);
+	w->row_start = w->cur->len;
+	return id;
+}
+
+void dbw_row_begin(struct dbw *w, int stmt)
+{
+	w->row_start = w->cur->len;
+	put8(w, OP_ROW);
+	put32(w, stmt);
+}
+
+void dbw_int(struct dbw *w, int64_t v)
+{
+	unsigned char *p = reserve(w, 9);
+
+	p[0] = V_INT;
+	memcpy(p + 1, &v, 8);
+	w->cur->len += 9;
+}
+
+void dbw_real(struct dbw *w, double v)
+{
+	unsigned char *p = reserve(w, 9);
+
+	p[0] = V_REAL;
+	memcpy(p + 1, &v, 8);
+	w->cur->len += 9;
+}
+
+void dbw_text(struct dbw *w, const char *s, int len)
+{
+	uint32_t n = len < 0 ? strlen(s) : (size_t)len;
+	unsigned char *p = reserve(w, 5 + n);
+
+	p[0] = V_TEXT;
+	memcpy(p + 1, &n, 4);
+	memcpy(p + 5, s, n);
+	w->cur->len += 5 + n;
+}
+
+void dbw_null(struct dbw *w)
+{
+	put8(w, V_NULL);
+}
+
+void dbw_row_end(struct dbw *w)
+{
+	put8(w, V_END);
+	w->row_start = w->cur->len;
+}
+
+int dbw_failed(struct dbw *w)
+{
+	return atomic_load(&w->failed);
+}
+
+int dbw_finish(struct dbw *w, struct dbw_stats *stats, struct trax_error *err)
+{
+	int ret = 0;
+
+	if (w->cur->len)
+		submit(w, w->cur);
+	else
+		chunk_release(w, w->cur);
+	w->cur = NULL;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->lock);
+		w->done = 1;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+	}
+	for (int i = 0; i < w->nstmts; i++)
+		sqlite3_finalize(w->stmts[i].st);
+	free(w->stmts);
+	while (w->free_list) {
+		struct chunk *c = w->free_list;
+
+		w->free_list = c->next;
+		free(c);
+	}
+	if (atomic_load(&w->failed)) {
+		if (err)
+			*err = w->err;
+		ret = -TRAX_E_DB;
+	}
+	if (stats)
+		*stats = w->stats;
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+	return ret;
+}

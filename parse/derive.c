@@ -1,0 +1,779 @@
+/* parse/derive.c: threads, sched_slice, thread_state and counter tracks, built while loading. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/loader.h"
+#include "util/strbuf.h"
+
+#define COMM_MAX 64
+#define CLONE_THREAD_FLAG 0x00010000
+
+/* A thread's scheduling state in one buffer. */
+struct tstate {
+	const char *state;	/* "Running", "R", "R+", "S", "D", ... or NULL: unknown */
+	uint64_t since;
+	int cpu;
+	int waker;		/* utid, -1 none */
+};
+
+struct thr {
+	int pid;
+	int tgid;		/* -1: unknown */
+	char comm[COMM_MAX];	/* current name, "" before any */
+	uint64_t start_ts, end_ts;
+	unsigned named:1;	/* comm came from an event */
+	unsigned dead:1;	/* exited: the pid's next appearance is a new thread */
+	unsigned exiting:1;	/* sched_process_exit seen */
+	unsigned fresh:1;	/* made by a fork event, not yet seen otherwise */
+	char *fallback;		/* reader's name for the pid (cmdlines), used if never named */
+	struct tstate *st;	/* [nbuffers] */
+};
+
+struct cpustate {
+	int utid;		/* running thread, -1: unknown (before the first switch) */
+	int pid, prio;
+	uint64_t start;
+	int clipped;		/* bit 0: cut by the trace start, 2: spans lost events */
+};
+
+struct track {
+	char *key;
+	char *name, *kind, *zone, *unit;
+	int cpu, utid, buffer;
+};
+
+struct derive {
+	struct loader *L;
+	struct dbw *w;
+	int slice_stmt, state_stmt, comm_stmt, counter_stmt;
+	uint64_t rows;
+
+	struct thr *threads;
+	int nthreads, cthreads;
+	/* pid -> current utid, open addressing */
+	int *map_pid, *map_utid;
+	size_t map_cap, map_used;
+
+	int nbuffers, ncpus;
+	struct cpustate *cpus;	/* [buffer * ncpus + cpu] */
+	const uint64_t *first;	/* per (buffer, cpu) first record ts */
+	int started;
+
+	struct track *tracks;
+	int ntracks, ctracks;
+	int *track_hash;
+	size_t track_cap;
+};
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+struct derive *derive_alloc(struct loader *L, struct dbw *w)
+{
+	struct derive *d = xcalloc(1, sizeof(*d));
+
+	d->L = L;
+	d->w = w;
+	d->slice_stmt = dbw_prepare(w, "INSERT INTO sched_slice VALUES(?,?,?,?,?,?,?,?,?)",
+				    DBW_CAT_DERIVED);
+	d->state_stmt = dbw_prepare(w, "INSERT INTO thread_state VALUES(?,?,?,?,?,?,?)",
+				    DBW_CAT_DERIVED);
+	d->comm_stmt = dbw_prepare(w, "INSERT INTO thread_comm VALUES(?,?,?)", DBW_CAT_DERIVED);
+	d->counter_stmt = dbw_prepare(w, "INSERT INTO counter VALUES(?,?,?)", DBW_CAT_DERIVED);
+	d->map_cap = 1024;
+	d->map_pid = xcalloc(d->map_cap, sizeof(int));
+	d->map_utid = xcalloc(d->map_cap, sizeof(int));
+	for (size_t i = 0; i < d->map_cap; i++)
+		d->map_pid[i] = -1;
+	d->track_cap = 64;
+	d->track_hash = xcalloc(d->track_cap, sizeof(int));
+	for (size_t i = 0; i < d->track_cap; i++)
+		d->track_hash[i] = -1;
+	d->nbuffers = 1;
+	return d;
+}
+
+void derive_free(struct derive *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < d->nthreads; i++) {
+		free(d->threads[i].st);
+		free(d->threads[i].fallback);
+	}
+	free(d->threads);
+	free(d->map_pid);
+	free(d->map_utid);
+	free(d->cpus);
+	for (int i = 0; i < d->ntracks; i++) {
+		free(d->tracks[i].key);
+		free(d->tracks[i].name);
+		free(d->tracks[i].kind);
+		free(d->tracks[i].zone);
+		free(d->tracks[i].unit);
+	}
+	free(d->tracks);
+	free(d->track_hash);
+	free(d);
+}
+
+void derive_set_cpus(struct derive *d, int nbuffers, int ncpus, const uint64_t *first)
+{
+	d->nbuffers = nbuffers;
+	d->ncpus = ncpus;
+	d->first = first;
+	d->cpus = xcalloc((size_t)nbuffers * ncpus, sizeof(*d->cpus));
+	for (int i = 0; i < nbuffers * ncpus; i++)
+		d->cpus[i].utid = -1;
+	d->started = 1;
+}
+
+uint64_t derive_rows(struct derive *d)
+{
+	return d->rows;
+}
+
+/* ---- pid map ---- */
+
+static size_t pid_slot(const struct derive *d, int pid)
+{
+	size_t mask = d->map_cap - 1, i = ((unsigned)pid * 2654435761u) & mask;
+
+	while (d->map_pid[i] != -1 && d->map_pid[i] != pid)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void map_grow(struct derive *d)
+{
+	int *op = d->map_pid, *ou = d->map_utid;
+	size_t ocap = d->map_cap;
+
+	d->map_cap *= 2;
+	d->map_pid = xcalloc(d->map_cap, sizeof(int));
+	d->map_utid = xcalloc(d->map_cap, sizeof(int));
+	for (size_t i = 0; i < d->map_cap; i++)
+		d->map_pid[i] = -1;
+	for (size_t i = 0; i < ocap; i++) {
+		if (op[i] != -1) {
+			size_t s = pid_slot(d, op[i]);
+
+			d->map_pid[s] = op[i];
+			d->map_utid[s] = ou[i];
+		}
+	}
+	free(op);
+	free(ou);
+}
+
+static int map_get(struct derive *d, int pid)
+{
+	size_t s = pid_slot(d, pid);
+
+	return d->map_pid[s] == pid ? d->map_utid[s] : -1;
+}
+
+static void map_set(struct derive *d, int pid, int utid)
+{
+	size_t s;
+
+	if ((d->map_used + 1) * 2 > d->map_cap)
+		map_grow(d);
+	s = pid_slot(d, pid);
+	if (d->map_pid[s] == -1)
+		d->map_used++;
+	d->map_pid[s] = pid;
+	d->map_utid[s] = utid;
+}
+
+/* ---- threads ---- */
+
+static void comm_row(struct derive *d, int utid, uint64_t ts, const char *comm)
+{
+	dbw_row_begin(d->w, d->comm_stmt);
+	dbw_int(d->w, utid);
+	dbw_int(d->w, (int64_t)ts);
+	dbw_text(d->w, comm, -1);
+	dbw_row_end(d->w);
+	d->rows++;
+}
+
+static int thread_new(struct derive *d, int pid, uint64_t ts)
+{
+	struct thr *t;
+
+	if (d->nthreads == d->cthreads) {
+		d->cthreads = d->cthreads ? d->cthreads * 2 : 256;
+		d->threads = realloc(d->threads, d->cthreads * sizeof(*d->threads));
+		if (!d->threads)
+			abort();
+	}
+	t = &d->threads[d->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tgid = -1;
+	t->start_ts = t->end_ts = ts;
+	t->st = xcalloc(d->nbuffers, sizeof(*t->st));
+	for (int b = 0; b < d->nbuffers; b++)
+		t->st[b].waker = -1;
+	map_set(d, pid, d->nthreads);
+	return d->nthreads++;
+}
+
+/* Record a name the thread had from ts on (comm need not be NUL-terminated). */
+static void thread_name(struct derive *d, int utid, uint64_t ts, const char *comm, int len)
+{
+	struct thr *t = &d->threads[utid];
+	char buf[COMM_MAX];
+
+	if (len < 0)
+		len = strlen(comm);
+	if (len >= COMM_MAX)
+		len = COMM_MAX - 1;
+	memcpy(buf, comm, len);
+	buf[len] = '\0';
+	len = strnlen(buf, len);
+	if (!len || (t->named && !strcmp(t->comm, buf)))
+		return;
+	/* The idle task carries per-CPU names (swapper/3); it is one thread here. */
+	if (t->pid == 0 && t->named)
+		return;
+	memcpy(t->comm, buf, len + 1);
+	t->named = 1;
+	comm_row(d, utid, ts, t->comm);
+}
+
+/*
+ * The thread that pid denotes at ts; a pid whose thread died starts a new thread. comm, when
+ * given, is a name the event itself carries (valid at ts).
+ */
+static int thread_at(struct derive *d, int pid, uint64_t ts, const char *comm, int len)
+{
+	int utid = map_get(d, pid);
+	struct thr *t;
+
+	if (utid < 0 || d->threads[utid].dead)
+		utid = thread_new(d, pid, ts);
+	t = &d->threads[utid];
+	t->fresh = 0;
+	if (ts > t->end_ts)
+		t->end_ts = ts;
+	if (comm)
+		thread_name(d, utid, ts, comm, len);
+	return utid;
+}
+
+/* A thread created by fork (sched_process_fork, task_newtask) at ts. */
+static int thread_forked(struct derive *d, int pid, uint64_t ts)
+{
+	int utid = map_get(d, pid);
+
+	if (utid >= 0 && d->threads[utid].fresh)
+		return utid;	/* task_newtask and sched_process_fork both announce it */
+	utid = thread_new(d, pid, ts);
+	d->threads[utid].fresh = 1;
+	return utid;
+}
+
+/* ---- thread_state ---- */
+
+static void state_close(struct derive *d, int utid, int buffer, uint64_t ts)
+{
+	struct tstate *s = &d->threads[utid].st[buffer];
+
+	if (s->state && ts > s->since) {
+		dbw_row_begin(d->w, d->state_stmt);
+		dbw_int(d->w, (int64_t)s->since);
+		dbw_int(d->w, (int64_t)(ts - s->since));
+		dbw_int(d->w, utid);
+		dbw_text(d->w, s->state, -1);
+		if (s->cpu >= 0)
+			dbw_int(d->w, s->cpu);
+		else
+			dbw_null(d->w);
+		if (s->waker >= 0)
+			dbw_int(d->w, s->waker);
+		else
+			dbw_null(d->w);
+		dbw_int(d->w, buffer);
+		dbw_row_end(d->w);
+		d->rows++;
+	}
+}
+
+static void state_set(struct derive *d, int utid, int buffer, uint64_t ts, const char *state,
+		      int cpu, int waker)
+{
+	struct tstate *s;
+
+	if (d->threads[utid].pid == 0)
+		return;		/* the idle task has no state of its own */
+	s = &d->threads[utid].st[buffer];
+	state_close(d, utid, buffer, ts);
+	s->state = state;
+	s->since = ts;
+	s->cpu = cpu;
+	s->waker = waker;
+}
+
+/* The thread_state of a task switched out with these state letters. */
+static const char *state_after_switch(const char *letters)
+{
+	if (!letters || !*letters)
+		return "other";
+	if (letters[0] == 'R')
+		return "R+";	/* preempted: runnable, waiting for a CPU */
+	if (strchr(letters, 'D'))
+		return "D";
+	switch (letters[0]) {
+	case 'S': return "S";
+	case 'I': return "I";
+	case 'T': return "T";
+	case 't': return "t";
+	case 'X': return "X";
+	case 'Z': return "Z";
+	case 'P': return "P";
+	case 'W': return "W";
+	case 'K': return "K";
+	default: return "other";
+	}
+}
+
+/* ---- slices ---- */
+
+static void slice_row(struct derive *d, struct cpustate *cs, int cpu, int buffer, uint64_t end,
+		      const char *end_state, int clipped)
+{
+	if (end < cs->start || (end == cs->start && clipped))
+		return;
+	dbw_row_begin(d->w, d->slice_stmt);
+	dbw_int(d->w, (int64_t)cs->start);
+	dbw_int(d->w, (int64_t)(end - cs->start));
+	dbw_int(d->w, cpu);
+	dbw_int(d->w, cs->utid);
+	dbw_int(d->w, cs->pid);
+	dbw_int(d->w, cs->prio);
+	if (end_state)
+		dbw_text(d->w, end_state, -1);
+	else
+		dbw_null(d->w);
+	dbw_int(d->w, clipped);
+	dbw_int(d->w, buffer);
+	dbw_row_end(d->w);
+	d->rows++;
+}
+
+static int64_t vint(const struct ld_type *t, const struct ld_val *v, int k, int64_t def)
+{
+	int i = t->ridx[k];
+
+	return i >= 0 && v[i].kind == LD_I64 ? v[i].i : def;
+}
+
+static const char *vstr(const struct ld_type *t, const struct ld_val *v, int k, int *len)
+{
+	int i = t->ridx[k];
+
+	if (i < 0 || v[i].kind != LD_STR) {
+		*len = 0;
+		return NULL;
+	}
+	*len = v[i].len;
+	return v[i].s;
+}
+
+static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int buffer,
+		      const struct ld_val *v)
+{
+	int plen, nlen;
+	const char *pcomm = vstr(t, v, 0, &plen), *ncomm = vstr(t, v, 4, &nlen);
+	int prev_pid = vint(t, v, 1, -1), next_pid = vint(t, v, 5, -1);
+	const char *letters;
+	struct cpustate *cs;
+	int prev, next;
+
+	if (cpu < 0 || cpu >= d->ncpus || prev_pid < 0 || next_pid < 0)
+		return;
+	cs = &d->cpus[(size_t)buffer * d->ncpus + cpu];
+	letters = t->ridx[3] >= 0 && v[t->ridx[3]].kind == LD_I64 ?
+		derive_state_letters(d->L, t, v[t->ridx[3]].i) : NULL;
+	prev = thread_at(d, prev_pid, ts, pcomm, plen);
+
+	if (cs->utid < 0) {
+		/* The CPU's first switch: prev ran since the CPU's first record. */
+		uint64_t first = d->first[(size_t)buffer * d->ncpus + cpu];
+
+		cs->utid = prev;
+		cs->pid = prev_pid;
+		cs->prio = vint(t, v, 2, 0);
+		cs->start = first && first < ts ? first : ts;
+		cs->clipped |= 1;
+	}
+	if (cs->pid == prev_pid) {
+		slice_row(d, cs, cpu, buffer, ts, letters, cs->clipped);
+	} else {
+		/* Lost or missing switches: close what we believed ran, without a state. */
+		slice_row(d, cs, cpu, buffer, ts, NULL, cs->clipped | 4);
+	}
+	state_set(d, prev, buffer, ts, state_after_switch(letters), -1, -1);
+	if (letters && (strchr(letters, 'X') || strchr(letters, 'Z') ||
+			(d->threads[prev].exiting && letters[0] != 'R'))) {
+		d->threads[prev].dead = 1;
+		d->threads[prev].end_ts = ts;
+		state_close(d, prev, buffer, ts);
+		d->threads[prev].st[buffer].state = NULL;
+	}
+
+	next = thread_at(d, next_pid, ts, ncomm, nlen);
+	cs->utid = next;
+	cs->pid = next_pid;
+	cs->prio = vint(t, v, 6, 0);
+	cs->start = ts;
+	cs->clipped = 0;
+	state_set(d, next, buffer, ts, "Running", cpu, -1);
+}
+
+static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
+		      int buffer, const struct ld_val *v, int is_new)
+{
+	int len, woken_pid = vint(t, v, 1, -1), utid, waker;
+	const char *comm = vstr(t, v, 0, &len);
+	struct tstate *s;
+
+	if (woken_pid < 0)
+		return;
+	utid = is_new ? map_get(d, woken_pid) : -1;
+	if (utid < 0 || d->threads[utid].dead)
+		utid = thread_at(d, woken_pid, ts, comm, len);
+	else
+		thread_at(d, woken_pid, ts, comm, len);
+	s = &d->threads[utid].st[buffer];
+	if (s->state && (!strcmp(s->state, "Running") || !strcmp(s->state, "R") ||
+			 !strcmp(s->state, "R+")))
+		return;
+	waker = pid >= 0 ? map_get(d, pid) : -1;
+	state_set(d, utid, buffer, ts, "R", (int)vint(t, v, 3, cpu), waker);
+}
+
+/* ---- counters ---- */
+
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void track_rehash(struct derive *d)
+{
+	free(d->track_hash);
+	d->track_cap *= 2;
+	d->track_hash = xcalloc(d->track_cap, sizeof(int));
+	for (size_t i = 0; i < d->track_cap; i++)
+		d->track_hash[i] = -1;
+	for (int k = 0; k < d->ntracks; k++) {
+		size_t i = hash_str(d->tracks[k].key) & (d->track_cap - 1);
+
+		while (d->track_hash[i] >= 0)
+			i = (i + 1) & (d->track_cap - 1);
+		d->track_hash[i] = k;
+	}
+}
+
+static char *dup_or_null(const char *s)
+{
+	char *r;
+
+	if (!s)
+		return NULL;
+	r = strdup(s);
+	if (!r)
+		abort();
+	return r;
+}
+
+/* The id of the track (name, kind, cpu, zone, buffer), created on first use; ids start at 1. */
+static int track_get(struct derive *d, const char *name, const char *kind, int cpu,
+		     const char *zone, const char *unit, int buffer)
+{
+	char key[256];
+	size_t i;
+	struct track *tr;
+
+	snprintf(key, sizeof(key), "%s|%d|%s|%d", name, cpu, zone ? zone : "", buffer);
+	i = hash_str(key) & (d->track_cap - 1);
+	while (d->track_hash[i] >= 0) {
+		if (!strcmp(d->tracks[d->track_hash[i]].key, key))
+			return d->track_hash[i] + 1;
+		i = (i + 1) & (d->track_cap - 1);
+	}
+	if (d->ntracks == d->ctracks) {
+		d->ctracks = d->ctracks ? d->ctracks * 2 : 32;
+		d->tracks = realloc(d->tracks, d->ctracks * sizeof(*d->tracks));
+		if (!d->tracks)
+			abort();
+	}
+	tr = &d->tracks[d->ntracks];
+	tr->key = dup_or_null(key);
+	tr->name = dup_or_null(name);
+	tr->kind = dup_or_null(kind);
+	tr->zone = dup_or_null(zone);
+	tr->unit = dup_or_null(unit);
+	tr->cpu = cpu;
+	tr->utid = -1;
+	tr->buffer = buffer;
+	d->track_hash[i] = d->ntracks++;
+	if ((size_t)d->ntracks * 2 > d->track_cap)
+		track_rehash(d);
+	return d->ntracks;
+}
+
+static void counter_row(struct derive *d, uint64_t ts, int track, int64_t value)
+{
+	dbw_row_begin(d->w, d->counter_stmt);
+	dbw_int(d->w, (int64_t)ts);
+	dbw_int(d->w, track);
+	dbw_int(d->w, value);
+	dbw_row_end(d->w);
+	d->rows++;
+}
+
+static void on_counter(struct derive *d, struct ld_type *t, uint64_t ts, int buffer,
+		       const struct ld_val *v)
+{
+	char zone[128];
+	int len;
+	const char *s;
+
+	switch (t->role) {
+	case ROLE_CPU_FREQUENCY:
+		if (t->ridx[0] >= 0 && t->ridx[1] >= 0)
+			counter_row(d, ts, track_get(d, "cpu_frequency", "cpu", vint(t, v, 1, -1),
+						     NULL, "kHz", buffer), vint(t, v, 0, 0));
+		break;
+	case ROLE_CPU_IDLE:
+		/* state is a u32; 4294967295 (PWR_EVENT_EXIT) leaves idle: stored as -1. */
+		if (t->ridx[0] >= 0 && t->ridx[1] >= 0)
+			counter_row(d, ts, track_get(d, "cpu_idle", "cpu", vint(t, v, 1, -1), NULL,
+						     NULL, buffer), (int32_t)vint(t, v, 0, 0));
+		break;
+	case ROLE_THERMAL_TEMPERATURE:
+		s = vstr(t, v, 0, &len);
+		if (!s || t->ridx[3] < 0)
+			break;
+		snprintf(zone, sizeof(zone), "%.*s", len, s);
+		counter_row(d, ts, track_get(d, "thermal_temperature", "thermal", -1, zone, "mC",
+					     buffer), vint(t, v, 3, 0));
+		break;
+	case ROLE_CDEV_UPDATE:
+		s = vstr(t, v, 0, &len);
+		if (!s || t->ridx[1] < 0)
+			break;
+		snprintf(zone, sizeof(zone), "%.*s", len, s);
+		counter_row(d, ts, track_get(d, "cdev_update", "cdev", -1, zone, NULL, buffer),
+			    vint(t, v, 1, 0));
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- events ---- */
+
+void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
+		  int buffer, const char *comm, const struct ld_val *v)
+{
+	int utid, len;
+	const char *s;
+
+	if (buffer < 0 || buffer >= d->nbuffers)
+		return;
+	/* Every event tells that its common_pid existed at ts. */
+	if (pid >= 0) {
+		utid = thread_at(d, pid, ts, NULL, 0);
+		if (comm && *comm && !d->threads[utid].fallback && strcmp(comm, "<...>"))
+			d->threads[utid].fallback = dup_or_null(comm);
+	}
+	switch (t->role) {
+	case ROLE_SCHED_SWITCH:
+		on_switch(d, t, ts, cpu, buffer, v);
+		break;
+	case ROLE_SCHED_WAKING:
+	case ROLE_SCHED_WAKEUP:
+		on_wakeup(d, t, ts, cpu, pid, buffer, v, 0);
+		break;
+	case ROLE_SCHED_WAKEUP_NEW:
+		on_wakeup(d, t, ts, cpu, pid, buffer, v, 1);
+		break;
+	case ROLE_PROCESS_FORK: {
+		int child = vint(t, v, 3, -1);
+
+		if (child < 0)
+			break;
+		s = vstr(t, v, 2, &len);
+		utid = thread_forked(d, child, ts);
+		if (s)
+			thread_name(d, utid, ts, s, len);
+		break;
+	}
+	case ROLE_TASK_NEWTASK: {
+		int child = vint(t, v, 0, -1), parent = pid >= 0 ? map_get(d, pid) : -1;
+		int64_t flags = vint(t, v, 2, 0);
+
+		if (child < 0)
+			break;
+		s = vstr(t, v, 1, &len);
+		utid = thread_forked(d, child, ts);
+		if (s)
+			thread_name(d, utid, ts, s, len);
+		if (!(flags & CLONE_THREAD_FLAG))
+			d->threads[utid].tgid = child;
+		else if (parent >= 0)
+			d->threads[utid].tgid = d->threads[parent].tgid;
+		break;
+	}
+	case ROLE_PROCESS_EXEC: {
+		/* exec names the task after the file's basename, cut to TASK_COMM_LEN - 1. */
+		int p = vint(t, v, 1, -1);
+		const char *slash;
+
+		s = vstr(t, v, 0, &len);
+		if (p < 0 || !s)
+			break;
+		utid = thread_at(d, p, ts, NULL, 0);
+		slash = memrchr(s, '/', len);
+		if (slash) {
+			len -= slash + 1 - s;
+			s = slash + 1;
+		}
+		len = strnlen(s, len);
+		thread_name(d, utid, ts, s, len > 15 ? 15 : len);
+		break;
+	}
+	case ROLE_PROCESS_EXIT: {
+		int p = vint(t, v, 1, -1);
+
+		if (p < 0)
+			break;
+		utid = map_get(d, p);
+		if (utid >= 0 && !d->threads[utid].dead) {
+			d->threads[utid].exiting = 1;
+			d->threads[utid].end_ts = ts;
+		}
+		break;
+	}
+	case ROLE_TASK_RENAME: {
+		int p = vint(t, v, 0, -1);
+
+		s = vstr(t, v, 2, &len);
+		if (p < 0 || !s)
+			break;
+		utid = thread_at(d, p, ts, NULL, 0);
+		thread_name(d, utid, ts, s, len);
+		break;
+	}
+	case ROLE_CPU_FREQUENCY:
+	case ROLE_CPU_IDLE:
+	case ROLE_THERMAL_TEMPERATURE:
+	case ROLE_CDEV_UPDATE:
+		on_counter(d, t, ts, buffer, v);
+		break;
+	default:
+		break;
+	}
+}
+
+void derive_lost(struct derive *d, uint64_t ts, int cpu, int buffer)
+{
+	if (d->cpus && buffer >= 0 && buffer < d->nbuffers && cpu >= 0 && cpu < d->ncpus)
+		d->cpus[(size_t)buffer * d->ncpus + cpu].clipped |= 4;
+}
+
+void derive_tgid(struct derive *d, int pid, int tgid)
+{
+	int utid = map_get(d, pid);
+
+	if (utid >= 0 && tgid > 0)
+		d->threads[utid].tgid = tgid;
+}
+
+void derive_finish(struct derive *d, uint64_t end_ts)
+{
+	int stmt;
+
+	for (int b = 0; b < d->nbuffers && d->cpus; b++) {
+		for (int c = 0; c < d->ncpus; c++) {
+			struct cpustate *cs = &d->cpus[(size_t)b * d->ncpus + c];
+
+			if (cs->utid >= 0 && end_ts > cs->start)
+				slice_row(d, cs, c, b, end_ts, NULL, cs->clipped | 2);
+		}
+	}
+	for (int u = 0; u < d->nthreads; u++) {
+		struct thr *t = &d->threads[u];
+
+		for (int b = 0; b < d->nbuffers; b++)
+			if (t->st[b].state && !t->dead)
+				state_close(d, u, b, end_ts);
+		if (!t->named && t->fallback)
+			thread_name(d, u, t->start_ts, t->fallback, -1);
+	}
+
+	stmt = dbw_prepare(d->w, "INSERT INTO thread VALUES(?,?,?,?,?,?)", DBW_CAT_DERIVED);
+	for (int u = 0; u < d->nthreads; u++) {
+		struct thr *t = &d->threads[u];
+
+		dbw_row_begin(d->w, stmt);
+		dbw_int(d->w, u);
+		dbw_int(d->w, t->pid);
+		if (t->tgid > 0)
+			dbw_int(d->w, t->tgid);
+		else
+			dbw_null(d->w);
+		if (t->comm[0])
+			dbw_text(d->w, t->comm, -1);
+		else
+			dbw_null(d->w);
+		dbw_int(d->w, (int64_t)t->start_ts);
+		dbw_int(d->w, (int64_t)t->end_ts);
+		dbw_row_end(d->w);
+		d->rows++;
+	}
+	stmt = dbw_prepare(d->w, "INSERT INTO track VALUES(?,?,?,?,?,?,?,?)", DBW_CAT_DERIVED);
+	for (int k = 0; k < d->ntracks; k++) {
+		struct track *tr = &d->tracks[k];
+
+		dbw_row_begin(d->w, stmt);
+		dbw_int(d->w, k + 1);
+		dbw_text(d->w, tr->name, -1);
+		dbw_text(d->w, tr->kind, -1);
+		if (tr->cpu >= 0)
+			dbw_int(d->w, tr->cpu);
+		else
+			dbw_null(d->w);
+		if (tr->utid >= 0)
+			dbw_int(d->w, tr->utid);
+		else
+			dbw_null(d->w);
+		if (tr->zone)
+			dbw_text(d->w, tr->zone, -1);
+		else
+			dbw_null(d->w);
+		if (tr->unit)
+			dbw_text(d->w, tr->unit, -1);
+		else
+			dbw_null(d->w);
+		dbw_int(d->w, tr->buffer);
+		dbw_row_end(d->w);
+		d->rows++;
+	}
+}

@@ -1,0 +1,866 @@
+/* parse/loader.c: the event sink: event tables, raw events, metadata, and the load driver. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parse/loader.h"
+#include "parse/schema.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+struct meta_kv {
+	char *key, *value;
+};
+
+struct loader {
+	sqlite3 *db;
+	struct dbw *w;
+	struct derive *d;
+	struct trax_error *err;
+
+	char **ev_filter;		/* --events patterns, NULL: all */
+	int nev_filter;
+
+	struct ld_type *types, **types_tail;
+	int ntypes;
+
+	int raw_stmt, lost_stmt;
+	uint64_t raw_count, lost_records, records;
+
+	int nbuffers, ncpus;
+	uint64_t *cpu_first, *cpu_last;	/* [buffer * ncpus + cpu], 0: none */
+	int64_t *cpu_lost;		/* lost events per (buffer, cpu); -1: unknown count */
+	char **buffer_names;
+	int started;
+
+	struct meta_kv *meta;
+	int nmeta, cmeta;
+
+	ld_state_fn state_fn;
+	void *state_ctx;
+};
+
+/* Names that event tables must not take (derived and bookkeeping tables). */
+static const char *const reserved_tables[] = {
+	"meta", "event_type", "event_field", "raw_event", "lost_event", "thread", "thread_comm",
+	"sched_slice", "thread_state", "counter", "track", "slice", "instant", "kill", "alloc",
+	"fence", "fence_wait", NULL,
+};
+
+/* Columns every event table starts with; a field of the same name gets a trailing '_'. */
+static const char *const common_cols[] = { "ts", "cpu", "common_pid", "buffer", NULL };
+
+struct role_def {
+	const char *system;
+	const char *name;
+	enum ld_role role;
+	const char *fields[LD_ROLE_FIELDS];
+};
+
+static const struct role_def role_defs[] = {
+	{ "sched", "sched_switch", ROLE_SCHED_SWITCH,
+	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
+	{ "sched", "sched_waking", ROLE_SCHED_WAKING, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup", ROLE_SCHED_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup_new", ROLE_SCHED_WAKEUP_NEW, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_process_fork", ROLE_PROCESS_FORK,
+	  { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
+	{ "sched", "sched_process_exec", ROLE_PROCESS_EXEC, { "filename", "pid", "old_pid" } },
+	{ "sched", "sched_process_exit", ROLE_PROCESS_EXIT, { "comm", "pid", "prio" } },
+	{ "task", "task_newtask", ROLE_TASK_NEWTASK, { "pid", "comm", "clone_flags" } },
+	{ "task", "task_rename", ROLE_TASK_RENAME, { "pid", "oldcomm", "newcomm" } },
+	{ "power", "cpu_frequency", ROLE_CPU_FREQUENCY, { "state", "cpu_id" } },
+	{ "power", "cpu_idle", ROLE_CPU_IDLE, { "state", "cpu_id" } },
+	{ "thermal", "thermal_temperature", ROLE_THERMAL_TEMPERATURE,
+	  { "thermal_zone", "id", "temp_prev", "temp" } },
+	{ "thermal", "cdev_update", ROLE_CDEV_UPDATE, { "type", "target" } },
+	{ "ftrace", "print", ROLE_PRINT, { "buf", "ip" } },
+	{ NULL, NULL, ROLE_NONE, { NULL } },
+};
+
+struct trax_error *ld_error(struct loader *L)
+{
+	return L->err;
+}
+
+struct dbw *ld_dbw(struct loader *L)
+{
+	return L->w;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *r = strdup(s ? s : "");
+
+	if (!r)
+		abort();
+	return r;
+}
+
+static void parse_filter(struct loader *L, const char *events)
+{
+	char *copy, *p, *save = NULL;
+
+	if (!events || !*events || !strcmp(events, "all"))
+		return;
+	copy = xstrdup(events);
+	for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+		L->ev_filter = realloc(L->ev_filter, (L->nev_filter + 1) * sizeof(char *));
+		if (!L->ev_filter)
+			abort();
+		for (char *q = p; *q; q++)
+			if (*q == '/')
+				*q = ':';
+		L->ev_filter[L->nev_filter++] = xstrdup(p);
+	}
+	free(copy);
+}
+
+int ld_wanted(struct loader *L, const char *system, const char *name)
+{
+	if (!L->ev_filter)
+		return 1;
+	for (int i = 0; i < L->nev_filter; i++) {
+		const char *pat = L->ev_filter[i], *colon = strchr(pat, ':');
+
+		if (!colon) {
+			if (!strcmp(pat, name))
+				return 1;
+			continue;
+		}
+		if (system && (size_t)(colon - pat) == strlen(system) &&
+		    !strncmp(pat, system, colon - pat) &&
+		    (!strcmp(colon + 1, "*") || !strcmp(colon + 1, name)))
+			return 1;
+	}
+	return 0;
+}
+
+struct loader *ld_alloc(sqlite3 *db, const struct trax_load_opts *opts, struct trax_error *err)
+{
+	struct loader *L = calloc(1, sizeof(*L));
+
+	if (!L)
+		return NULL;
+	L->db = db;
+	L->err = err;
+	L->types_tail = &L->types;
+	parse_filter(L, opts ? opts->events : NULL);
+	L->w = dbw_alloc(db, !(opts && opts->threads == 1));
+	if (!L->w) {
+		free(L);
+		return NULL;
+	}
+	schema_create_core(L->w);
+	L->raw_stmt = dbw_prepare(L->w, "INSERT INTO raw_event VALUES(?,?,?,?,?,?)", DBW_CAT_EVENT);
+	L->lost_stmt = dbw_prepare(L->w, "INSERT INTO lost_event VALUES(?,?,?,?)", DBW_CAT_EVENT);
+	L->d = derive_alloc(L, L->w);
+	return L;
+}
+
+void ld_free(struct loader *L)
+{
+	struct ld_type *t, *next;
+
+	if (!L)
+		return;
+	if (L->w)
+		dbw_finish(L->w, NULL, NULL);
+	derive_free(L->d);
+	for (t = L->types; t; t = next) {
+		next = t->next;
+		for (int i = 0; i < t->nfields; i++) {
+			free((char *)t->fields[i].name);
+			free(t->colnames[i]);
+		}
+		free(t->fields);
+		free(t->colnames);
+		free(t->system);
+		free(t->name);
+		free(t->table);
+		free(t);
+	}
+	for (int i = 0; i < L->nev_filter; i++)
+		free(L->ev_filter[i]);
+	free(L->ev_filter);
+	for (int i = 0; i < L->nmeta; i++) {
+		free(L->meta[i].key);
+		free(L->meta[i].value);
+	}
+	free(L->meta);
+	for (int i = 0; i < L->nbuffers; i++)
+		free(L->buffer_names ? L->buffer_names[i] : NULL);
+	free(L->buffer_names);
+	free(L->cpu_first);
+	free(L->cpu_last);
+	free(L->cpu_lost);
+	free(L);
+}
+
+static void resolve_role(struct ld_type *t)
+{
+	for (int k = 0; k < LD_ROLE_FIELDS; k++)
+		t->ridx[k] = -1;
+	for (const struct role_def *r = role_defs; r->name; r++) {
+		if (strcmp(r->name, t->name))
+			continue;
+		/* The system must match when the reader knows it (text traces may not). */
+		if (t->system[0] && strcmp(r->system, t->system))
+			continue;
+		t->role = r->role;
+		for (int k = 0; k < LD_ROLE_FIELDS && r->fields[k]; k++)
+			for (int i = 0; i < t->nfields; i++)
+				if (!strcmp(t->fields[i].name, r->fields[k]))
+					t->ridx[k] = i;
+		return;
+	}
+}
+
+struct ld_type *ld_type_add(struct loader *L, const char *system, const char *name,
+			    int nfields, const struct ld_field_def *fields)
+{
+	struct ld_type *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		abort();
+	t->id = ++L->ntypes;
+	t->system = xstrdup(system);
+	t->name = xstrdup(name);
+	t->nfields = nfields;
+	t->fields = calloc(nfields ? nfields : 1, sizeof(*t->fields));
+	t->colnames = calloc(nfields ? nfields : 1, sizeof(char *));
+	if (!t->fields || !t->colnames)
+		abort();
+	for (int i = 0; i < nfields; i++) {
+		int clash = 0;
+
+		t->fields[i] = fields[i];
+		t->fields[i].name = xstrdup(fields[i].name);
+		for (int c = 0; common_cols[c]; c++)
+			if (!strcmp(common_cols[c], fields[i].name))
+				clash = 1;
+		if (clash) {
+			size_t n = strlen(fields[i].name) + 2;
+
+			t->colnames[i] = malloc(n);
+			if (!t->colnames[i])
+				abort();
+			snprintf(t->colnames[i], n, "%s_", fields[i].name);
+		} else {
+			t->colnames[i] = xstrdup(fields[i].name);
+		}
+	}
+	t->stmt = -1;
+	t->loaded = ld_wanted(L, system, name);
+	resolve_role(t);
+	*L->types_tail = t;
+	L->types_tail = &t->next;
+	return t;
+}
+
+struct ld_type *ld_type_find(struct loader *L, const char *system, const char *name)
+{
+	for (struct ld_type *t = L->types; t; t = t->next)
+		if (!strcmp(t->name, name) && (!system || !strcmp(t->system, system)))
+			return t;
+	return NULL;
+}
+
+void ld_set_cpus(struct loader *L, int nbuffers, int ncpus)
+{
+	size_t n;
+
+	if (nbuffers < 1)
+		nbuffers = 1;
+	if (ncpus < 1)
+		ncpus = 1;
+	n = (size_t)nbuffers * ncpus;
+	L->nbuffers = nbuffers;
+	L->ncpus = ncpus;
+	L->cpu_first = calloc(n, sizeof(uint64_t));
+	L->cpu_last = calloc(n, sizeof(uint64_t));
+	L->cpu_lost = calloc(n, sizeof(int64_t));
+	L->buffer_names = calloc(nbuffers, sizeof(char *));
+	if (!L->cpu_first || !L->cpu_last || !L->cpu_lost || !L->buffer_names)
+		abort();
+}
+
+void ld_seen(struct loader *L, int buffer, int cpu, uint64_t ts)
+{
+	size_t i;
+
+	L->records++;
+	if (buffer < 0 || buffer >= L->nbuffers || cpu < 0 || cpu >= L->ncpus)
+		return;
+	i = (size_t)buffer * L->ncpus + cpu;
+	if (!L->cpu_first[i] || ts < L->cpu_first[i])
+		L->cpu_first[i] = ts;
+	if (ts > L->cpu_last[i])
+		L->cpu_last[i] = ts;
+}
+
+uint64_t ld_records(struct loader *L)
+{
+	return L->records;
+}
+
+void ld_set_buffer_name(struct loader *L, int buffer, const char *name)
+{
+	if (buffer < 0 || buffer >= L->nbuffers)
+		return;
+	free(L->buffer_names[buffer]);
+	L->buffer_names[buffer] = xstrdup(name);
+}
+
+void ld_set_state_decoder(struct loader *L, ld_state_fn fn, void *ctx)
+{
+	L->state_fn = fn;
+	L->state_ctx = ctx;
+}
+
+/* Kernel >= 4.14 task state letters, for traces whose format is unknown (text). */
+static const char *default_state_letters(int64_t state)
+{
+	static const char letters[] = "SDTtXZPI";
+	static char buf[8][24];
+	static int slot;
+	char *out = buf[slot++ & 7];
+	int n = 0;
+
+	if (!(state & 0xff)) {
+		out[n++] = 'R';
+	} else {
+		for (int b = 0; b < 8; b++) {
+			if (state & (1 << b)) {
+				if (n)
+					out[n++] = '|';
+				out[n++] = letters[b];
+			}
+		}
+	}
+	if (state & 0x100)
+		out[n++] = '+';
+	out[n] = '\0';
+	return out;
+}
+
+const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t state)
+{
+	if (L->state_fn) {
+		const char *s = L->state_fn(L->state_ctx, t, state);
+
+		if (s)
+			return s;
+	}
+	return default_state_letters(state);
+}
+
+static int is_reserved(const char *name)
+{
+	for (int i = 0; reserved_tables[i]; i++)
+		if (!strcmp(reserved_tables[i], name))
+			return 1;
+	return 0;
+}
+
+static void sanitize_ident(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			*s = '_';
+}
+
+static void choose_table_name(struct loader *L, struct ld_type *t)
+{
+	int clash = is_reserved(t->name);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (struct ld_type *o = L->types; o && !clash; o = o->next)
+		if (o != t && !strcmp(o->name, t->name) && strcmp(o->system, t->system))
+			clash = 1;
+	if (clash && t->system[0])
+		strbuf_addf(&sb, "%s__%s", t->system, t->name);
+	else if (clash)
+		strbuf_addf(&sb, "unknown__%s", t->name);
+	else
+		strbuf_adds(&sb, t->name);
+	t->table = strbuf_detach(&sb);
+	sanitize_ident(t->table);
+}
+
+static void create_table(struct loader *L, struct ld_type *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!t->table)
+		choose_table_name(L, t);
+	strbuf_addf(&sb, "CREATE TABLE \"%s\"(ts INTEGER, cpu INTEGER, common_pid INTEGER, "
+		    "buffer INTEGER", t->table);
+	for (int i = 0; i < t->nfields; i++)
+		strbuf_addf(&sb, ", \"%s\" %s", t->colnames[i],
+			    t->fields[i].sql == LD_TEXT ? "TEXT" : "INTEGER");
+	strbuf_adds(&sb, ")");
+	dbw_exec(L->w, sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "INSERT INTO \"%s\" VALUES(?,?,?,?", t->table);
+	for (int i = 0; i < t->nfields; i++)
+		strbuf_adds(&sb, ",?");
+	strbuf_adds(&sb, ")");
+	t->stmt = dbw_prepare(L->w, sb.buf, DBW_CAT_EVENT);
+	t->has_table = 1;
+	strbuf_release(&sb);
+}
+
+static void start(struct loader *L)
+{
+	if (!L->cpu_first)
+		ld_set_cpus(L, 1, 1);
+	derive_set_cpus(L->d, L->nbuffers, L->ncpus, L->cpu_first);
+	L->started = 1;
+}
+
+int ld_emit(struct loader *L, struct ld_type *t, uint64_t ts, int cpu, int pid, int buffer,
+	    const char *comm, const struct ld_val *vals)
+{
+	if (!L->started)
+		start(L);
+	if (t->loaded) {
+		struct dbw *w = L->w;
+
+		if (t->stmt < 0)
+			create_table(L, t);
+		dbw_row_begin(w, t->stmt);
+		dbw_int(w, (int64_t)ts);
+		dbw_int(w, cpu);
+		dbw_int(w, pid);
+		dbw_int(w, buffer);
+		for (int i = 0; i < t->nfields; i++) {
+			const struct ld_val *v = &vals[i];
+
+			if (v->kind == LD_I64)
+				dbw_int(w, v->i);
+			else if (v->kind == LD_STR)
+				dbw_text(w, v->s, v->len);
+			else
+				dbw_null(w);
+		}
+		dbw_row_end(w);
+		t->count++;
+		derive_event(L->d, t, ts, cpu, pid, buffer, comm, vals);
+	}
+	return dbw_failed(L->w) ? -TRAX_E_DB : 0;
+}
+
+int ld_emit_raw(struct loader *L, uint64_t ts, int cpu, int pid, int buffer, const char *name,
+		const char *text, int len)
+{
+	if (!L->started)
+		start(L);
+	dbw_row_begin(L->w, L->raw_stmt);
+	dbw_int(L->w, (int64_t)ts);
+	dbw_int(L->w, cpu);
+	dbw_int(L->w, pid);
+	dbw_int(L->w, buffer);
+	dbw_text(L->w, name, -1);
+	dbw_text(L->w, text, len);
+	dbw_row_end(L->w);
+	L->raw_count++;
+	return dbw_failed(L->w) ? -TRAX_E_DB : 0;
+}
+
+void ld_lost(struct loader *L, uint64_t ts, int cpu, int buffer, int64_t count)
+{
+	if (!L->started)
+		start(L);
+	dbw_row_begin(L->w, L->lost_stmt);
+	dbw_int(L->w, (int64_t)ts);
+	dbw_int(L->w, cpu);
+	dbw_int(L->w, buffer);
+	if (count >= 0)
+		dbw_int(L->w, count);
+	else
+		dbw_null(L->w);
+	dbw_row_end(L->w);
+	L->lost_records++;
+	if (buffer >= 0 && buffer < L->nbuffers && cpu >= 0 && cpu < L->ncpus) {
+		int64_t *slot = &L->cpu_lost[(size_t)buffer * L->ncpus + cpu];
+
+		if (count < 0 || *slot < 0)
+			*slot = -1;
+		else
+			*slot += count;
+	}
+	derive_lost(L->d, ts, cpu, buffer);
+}
+
+void ld_tgid(struct loader *L, int pid, int tgid)
+{
+	derive_tgid(L->d, pid, tgid);
+}
+
+void ld_meta(struct loader *L, const char *key, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < L->nmeta; i++) {
+		if (!strcmp(L->meta[i].key, key)) {
+			free(L->meta[i].value);
+			L->meta[i].value = strbuf_detach(&sb);
+			return;
+		}
+	}
+	if (L->nmeta == L->cmeta) {
+		L->cmeta = L->cmeta ? L->cmeta * 2 : 32;
+		L->meta = realloc(L->meta, L->cmeta * sizeof(*L->meta));
+		if (!L->meta)
+			abort();
+	}
+	L->meta[L->nmeta].key = xstrdup(key);
+	L->meta[L->nmeta].value = strbuf_detach(&sb);
+	L->nmeta++;
+}
+
+/*
+ * Systems whose zero-row event types still get an (empty) table, so that rules and users'
+ * SQL can count "none" without special cases. Other zero-row types are listed in event_type
+ * without a table: a trace-cmd capture carries every format of the kernel (thousands), and an
+ * empty table per format would cost more than the events themselves. When a file holds few
+ * formats (a trax capture saves only the enabled ones), every type gets its table.
+ */
+static const char *const empty_table_systems[] = {
+	"sched", "power", "thermal", "thermal_power_allocator", "oom", "kmem", "ion", "dmabuf_heap",
+	"dma_fence", "fence", "sync", "lowmemorykiller", "gpu_mem", "irq", "task", "ftrace",
+	"cpuhp", "devfreq", NULL,
+};
+#define EMPTY_TABLES_ALL_LIMIT 256
+
+static int wants_empty_table(struct loader *L, struct ld_type *t)
+{
+	if (L->ntypes <= EMPTY_TABLES_ALL_LIMIT)
+		return 1;
+	for (int i = 0; empty_table_systems[i]; i++)
+		if (!strcmp(t->system, empty_table_systems[i]))
+			return 1;
+	return 0;
+}
+
+/* Finish the streaming pass: empty tables, derived tables, then the writer. */
+static int ld_finish_stream(struct loader *L, struct trax_load_stats *st)
+{
+	struct dbw_stats ws;
+	uint64_t last = 0;
+	int ret;
+
+	if (!L->started)
+		start(L);
+	for (struct ld_type *t = L->types; t; t = t->next)
+		if (t->loaded && t->stmt < 0 && wants_empty_table(L, t))
+			create_table(L, t);
+	for (int i = 0; i < L->nbuffers * L->ncpus; i++)
+		if (L->cpu_last[i] > last)
+			last = L->cpu_last[i];
+	derive_finish(L->d, last);
+	ret = dbw_finish(L->w, &ws, L->err);
+	L->w = NULL;
+	if (st) {
+		st->records = L->records;
+		st->event_rows = ws.rows[DBW_CAT_EVENT];
+		st->derived_rows = ws.rows[DBW_CAT_DERIVED];
+		st->event_insert_s = ws.busy_s[DBW_CAT_EVENT];
+		st->derived_s = ws.busy_s[DBW_CAT_DERIVED];
+		st->wait_s = ws.wait_s;
+	}
+	return ret;
+}
+
+static int exec_sql(sqlite3 *db, const char *sql, struct trax_error *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		trax_error_set(err, TRAX_E_DB, "%s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -TRAX_E_DB;
+	}
+	return 0;
+}
+
+/* meta, event_type and event_field, written once the streaming pass is over. */
+static int write_catalog(struct loader *L, struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	uint64_t tmin = 0, tmax = 0, complete = 0;
+	int have = 0, ret = -TRAX_E_DB;
+
+	for (int b = 0; b < L->nbuffers; b++) {
+		for (int c = 0; c < L->ncpus; c++) {
+			size_t i = (size_t)b * L->ncpus + c;
+			char key[64];
+			const char *pre = "";
+			char prebuf[32];
+
+			if (b) {
+				snprintf(prebuf, sizeof(prebuf), "buffer.%d.", b);
+				pre = prebuf;
+			}
+			if (!L->cpu_first[i] && !L->cpu_last[i])
+				continue;
+			snprintf(key, sizeof(key), "%scpu.%d.first_ts", pre, c);
+			ld_meta(L, key, "%llu", (unsigned long long)L->cpu_first[i]);
+			snprintf(key, sizeof(key), "%scpu.%d.last_ts", pre, c);
+			ld_meta(L, key, "%llu", (unsigned long long)L->cpu_last[i]);
+			snprintf(key, sizeof(key), "%scpu.%d.lost_events", pre, c);
+			if (L->cpu_lost[i] < 0)
+				ld_meta(L, key, "unknown");
+			else
+				ld_meta(L, key, "%lld", (long long)L->cpu_lost[i]);
+			if (!have || L->cpu_first[i] < tmin)
+				tmin = L->cpu_first[i];
+			if (L->cpu_last[i] > tmax)
+				tmax = L->cpu_last[i];
+			if (L->cpu_first[i] > complete)
+				complete = L->cpu_first[i];
+			have = 1;
+		}
+	}
+	if (have) {
+		ld_meta(L, "trace.start_ts", "%llu", (unsigned long long)tmin);
+		ld_meta(L, "trace.end_ts", "%llu", (unsigned long long)tmax);
+		ld_meta(L, "trace.complete_start_ts", "%llu", (unsigned long long)complete);
+	}
+	ld_meta(L, "buffers", "%d", L->nbuffers);
+	for (int b = 0; b < L->nbuffers; b++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "buffer.%d.name", b);
+		ld_meta(L, key, "%s", L->buffer_names[b] ? L->buffer_names[b] : "");
+	}
+	ld_meta(L, "raw_events", "%llu", (unsigned long long)L->raw_count);
+	ld_meta(L, "lost_event_records", "%llu", (unsigned long long)L->lost_records);
+	if (!L->ev_filter) {
+		ld_meta(L, "events", "all");
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int i = 0; i < L->nev_filter; i++)
+			strbuf_addf(&sb, "%s%s", i ? "," : "", L->ev_filter[i]);
+		ld_meta(L, "events", "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+
+	if (sqlite3_prepare_v2(L->db, "INSERT OR REPLACE INTO meta VALUES(?,?)", -1, &st, NULL))
+		goto out;
+	for (int i = 0; i < L->nmeta; i++) {
+		sqlite3_bind_text(st, 1, L->meta[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, L->meta[i].value, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(L->db, "INSERT INTO event_type VALUES(?,?,?,?,?)", -1, &st, NULL))
+		goto out;
+	for (struct ld_type *t = L->types; t; t = t->next) {
+		sqlite3_bind_int(st, 1, t->id);
+		sqlite3_bind_text(st, 2, t->system, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, t->name, -1, SQLITE_STATIC);
+		if (t->has_table)
+			sqlite3_bind_text(st, 4, t->table, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 4);
+		if (t->loaded)
+			sqlite3_bind_int64(st, 5, (int64_t)t->count);
+		else
+			sqlite3_bind_null(st, 5);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(L->db, "INSERT INTO event_field VALUES(?,?,?,?,?,?)", -1, &st, NULL))
+		goto out;
+	for (struct ld_type *t = L->types; t; t = t->next) {
+		if (!t->has_table)
+			continue;
+		for (int i = 0; i < t->nfields; i++) {
+			const struct ld_field_def *f = &t->fields[i];
+
+			sqlite3_bind_int(st, 1, t->id);
+			sqlite3_bind_text(st, 2, t->colnames[i], -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, f->sql == LD_TEXT ? "TEXT" : "INTEGER", -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int(st, 4, f->is_array);
+			sqlite3_bind_int(st, 5, f->is_string);
+			sqlite3_bind_int(st, 6, f->is_unsigned);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto out;
+			sqlite3_reset(st);
+		}
+	}
+	ret = 0;
+out:
+	if (ret)
+		trax_error_set(err, TRAX_E_DB, "writing the catalog: %s", sqlite3_errmsg(L->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int create_indexes(struct loader *L, struct trax_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_adds(&sb, schema_core_indexes());
+	for (struct ld_type *t = L->types; t; t = t->next)
+		if (t->has_table && t->count)
+			strbuf_addf(&sb, "CREATE INDEX \"%s_ts\" ON \"%s\"(ts);", t->table,
+				    t->table);
+	ret = exec_sql(L->db, sb.buf, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+const char *trax_format_name(enum trax_format fmt)
+{
+	switch (fmt) {
+	case TRAX_FMT_DAT: return "trace.dat";
+	case TRAX_FMT_TEXT: return "text";
+	case TRAX_FMT_SYSTRACE: return "systrace";
+	case TRAX_FMT_DB: return "sqlite";
+	default: return "unknown";
+	}
+}
+
+/* Source identity in meta: path, size, sha256 (computed here, once). */
+static int source_meta(struct loader *L, const char *path, enum trax_format fmt,
+		       struct trax_error *err)
+{
+	char hex[65];
+	struct stat sb;
+	char *real = realpath(path, NULL);
+
+	if (stat(path, &sb) < 0)
+		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	if (sha256_file_hex(path, hex) < 0)
+		return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", path, strerror(errno));
+	ld_meta(L, "source.path", "%s", real ? real : path);
+	ld_meta(L, "source.size", "%lld", (long long)sb.st_size);
+	ld_meta(L, "source.sha256", "%s", hex);
+	ld_meta(L, "format", "%s", trax_format_name(fmt));
+	ld_meta(L, "trax.version", "%s", TRAX_VERSION);
+	free(real);
+	return 0;
+}
+
+int trax_load(const char *trace, const char *db_path, const struct trax_load_opts *opts,
+	      struct trax_load_stats *stats, struct trax_error *err)
+{
+	struct trax_load_stats st = { 0 };
+	enum trax_format fmt;
+	struct loader *L = NULL;
+	sqlite3 *db = NULL;
+	char *tmp = NULL;
+	double t0 = now_s(), t1;
+	int fd, ret;
+
+	ret = trax_detect_format(trace, &fmt, err);
+	if (ret)
+		return ret;
+	if (fmt == TRAX_FMT_DB)
+		return trax_error_set(err, TRAX_E_USAGE, "%s: already a trax database", trace);
+
+	/* Build beside the destination, then rename: a db that exists is a complete db. */
+	tmp = malloc(strlen(db_path) + 32);
+	if (!tmp)
+		return trax_error_set(err, TRAX_E_NOMEM, "out of memory");
+	sprintf(tmp, "%s.tmp-XXXXXX", db_path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create: %s", db_path,
+				     strerror(errno));
+		free(tmp);
+		return ret;
+	}
+	close(fd);
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) {
+		ret = trax_error_set(err, TRAX_E_DB, "%s: %s", db_path, sqlite3_errmsg(db));
+		goto out;
+	}
+	ret = exec_sql(db, "PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;"
+		       "PRAGMA temp_store=FILE; BEGIN", err);
+	if (ret)
+		goto out;
+	L = ld_alloc(db, opts, err);
+	if (!L) {
+		ret = trax_error_set(err, TRAX_E_NOMEM, "out of memory");
+		goto out;
+	}
+	ret = source_meta(L, trace, fmt, err);
+	if (ret)
+		goto out;
+	if (fmt == TRAX_FMT_DAT)
+		ret = dat_read(L, trace, err);
+	else if (fmt == TRAX_FMT_TEXT)
+		ret = text_read(L, trace, err);
+	else
+		ret = trax_error_set(err, TRAX_E_UNSUPPORTED, "%s: %s input is not supported yet",
+				     trace, trax_format_name(fmt));
+	if (ret)
+		goto out;
+	ret = ld_finish_stream(L, &st);
+	if (ret)
+		goto out;
+	st.decode_s = now_s() - t0;
+	ret = write_catalog(L, err);
+	if (ret)
+		goto out;
+	t1 = now_s();
+	ret = create_indexes(L, err);
+	if (ret)
+		goto out;
+	st.index_s = now_s() - t1;
+	ret = exec_sql(db, "COMMIT", err);
+	if (ret)
+		goto out;
+	if (sqlite3_close(db) != SQLITE_OK) {
+		ret = trax_error_set(err, TRAX_E_DB, "%s: cannot close the database", db_path);
+		db = NULL;
+		goto out;
+	}
+	db = NULL;
+	if (rename(tmp, db_path) < 0) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", db_path, strerror(errno));
+		goto out;
+	}
+	st.total_s = now_s() - t0;
+	if (stats)
+		*stats = st;
+out:
+	ld_free(L);
+	if (db)
+		sqlite3_close(db);
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}

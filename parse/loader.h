@@ -1,0 +1,149 @@
+/* parse/loader.h: internal to parse/: the event sink shared by every input format. */
+#ifndef TRAX_PARSE_LOADER_H
+#define TRAX_PARSE_LOADER_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "parse/dbw.h"
+#include "parse/parse.h"
+
+/*
+ * An input reader (dat.c, text.c, systrace.c) registers the event types it meets with
+ * ld_type_add(), then hands every event to ld_emit() in trace order, one buffer's events in
+ * timestamp order. The loader writes the event's row (when that type is loaded) and feeds the
+ * events that derived tables need to derive.c.
+ */
+
+enum ld_sql { LD_INT, LD_TEXT };
+
+struct ld_field_def {
+	const char *name;
+	enum ld_sql sql;
+	unsigned is_array:1, is_string:1, is_unsigned:1;
+};
+
+enum ld_kind { LD_NULL, LD_I64, LD_STR };
+
+/* One decoded value; strings point into the reader's memory, valid during ld_emit(). */
+struct ld_val {
+	uint8_t kind;
+	int len;		/* LD_STR: bytes, no NUL needed */
+	int64_t i;
+	const char *s;
+};
+
+/* Events that derived tables understand; the fields each needs are resolved by name. */
+enum ld_role {
+	ROLE_NONE,
+	ROLE_SCHED_SWITCH,
+	ROLE_SCHED_WAKING,
+	ROLE_SCHED_WAKEUP,
+	ROLE_SCHED_WAKEUP_NEW,
+	ROLE_PROCESS_FORK,
+	ROLE_PROCESS_EXEC,
+	ROLE_PROCESS_EXIT,
+	ROLE_TASK_NEWTASK,
+	ROLE_TASK_RENAME,
+	ROLE_CPU_FREQUENCY,
+	ROLE_CPU_IDLE,
+	ROLE_THERMAL_TEMPERATURE,
+	ROLE_CDEV_UPDATE,
+	ROLE_PRINT,
+	ROLE__COUNT
+};
+
+#define LD_ROLE_FIELDS 8
+
+struct ld_type {
+	int id;				/* event_type.id */
+	char *system, *name;
+	char *table;			/* NULL until a table is chosen */
+	int nfields;
+	struct ld_field_def *fields;	/* names owned by the type */
+	char **colnames;		/* SQL column per field (renamed when it clashes) */
+	int loaded;			/* rows of this type are written */
+	int has_table;
+	int stmt;			/* dbw statement id, -1 before the table exists */
+	uint64_t count;
+	enum ld_role role;
+	int ridx[LD_ROLE_FIELDS];	/* field index per role field, -1 when absent */
+	void *priv;			/* reader's per-type data */
+	struct ld_type *next;
+};
+
+struct loader;
+
+struct loader *ld_alloc(sqlite3 *db, const struct trax_load_opts *opts, struct trax_error *err);
+void ld_free(struct loader *L);
+
+/* Register an event type; fields are copied. Returns the type (owned by the loader). */
+struct ld_type *ld_type_add(struct loader *L, const char *system, const char *name,
+			    int nfields, const struct ld_field_def *fields);
+/* Find a registered type by name (system may be NULL: any). */
+struct ld_type *ld_type_find(struct loader *L, const char *system, const char *name);
+
+/* Before the first event: the number of buffers and of CPUs (per buffer). */
+void ld_set_cpus(struct loader *L, int nbuffers, int ncpus);
+
+/*
+ * Every record of the file, loaded or not, in trace order: keeps each CPU's first and last
+ * record timestamps (the edges of its slices) and the record count.
+ */
+void ld_seen(struct loader *L, int buffer, int cpu, uint64_t ts);
+uint64_t ld_records(struct loader *L);
+/* A buffer's name (top level: ""); call for each buffer index. */
+void ld_set_buffer_name(struct loader *L, int buffer, const char *name);
+
+/* Lost events on a CPU just before ts; count < 0 when unknown. */
+void ld_lost(struct loader *L, uint64_t ts, int cpu, int buffer, int64_t count);
+
+/*
+ * One event. comm is the task name the reader has for pid (NULL when none); it is only
+ * a fallback name for threads never named by an event. Returns 0 or a negative error.
+ */
+int ld_emit(struct loader *L, struct ld_type *t, uint64_t ts, int cpu, int pid, int buffer,
+	    const char *comm, const struct ld_val *vals);
+
+/* An event that could not be parsed: written to raw_event with its text. */
+int ld_emit_raw(struct loader *L, uint64_t ts, int cpu, int pid, int buffer, const char *name,
+		const char *text, int len);
+
+/* A tgid learnt by the reader (TGID column of text traces). */
+void ld_tgid(struct loader *L, int pid, int tgid);
+
+/* A meta key/value. */
+void ld_meta(struct loader *L, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Decode a prev_state value with a type's own format; set by the reader (NULL: default). */
+typedef const char *(*ld_state_fn)(void *ctx, struct ld_type *t, int64_t state);
+void ld_set_state_decoder(struct loader *L, ld_state_fn fn, void *ctx);
+
+/* Whether events of this type should be written (the --events filter). */
+int ld_wanted(struct loader *L, const char *system, const char *name);
+
+/* The reader's error slot. */
+struct trax_error *ld_error(struct loader *L);
+struct dbw *ld_dbw(struct loader *L);
+
+/* Derived tables (derive.c). */
+struct derive;
+struct derive *derive_alloc(struct loader *L, struct dbw *w);
+void derive_free(struct derive *d);
+void derive_set_cpus(struct derive *d, int nbuffers, int ncpus, const uint64_t *first);
+void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
+		  int buffer, const char *comm, const struct ld_val *v);
+void derive_lost(struct derive *d, uint64_t ts, int cpu, int buffer);
+void derive_tgid(struct derive *d, int pid, int tgid);
+/* Close open intervals at the end of the trace and write thread, track tables. */
+void derive_finish(struct derive *d, uint64_t end_ts);
+uint64_t derive_rows(struct derive *d);
+const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t state);
+
+
+
+/* Readers: each reads one file into the loader; 0 or a negative error with err filled. */
+int dat_read(struct loader *L, const char *path, struct trax_error *err);
+int text_read(struct loader *L, const char *path, struct trax_error *err);
+#endif

@@ -1,0 +1,68 @@
+/* parse/parse.h: turning trace files (trace.dat, ftrace text, systrace) into trax databases. */
+#ifndef TRAX_PARSE_H
+#define TRAX_PARSE_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "util/error.h"
+
+enum trax_format {
+	TRAX_FMT_UNKNOWN,
+	TRAX_FMT_DAT,		/* trace-cmd trace.dat, v6 or v7 */
+	TRAX_FMT_TEXT,		/* ftrace text: tracefs `trace`, `trace-cmd report` */
+	TRAX_FMT_SYSTRACE,	/* Android systrace/atrace HTML */
+	TRAX_FMT_DB,		/* a trax SQLite database */
+};
+
+/* The name of a format ("trace.dat", "text", ...). Must not be freed. */
+const char *trax_format_name(enum trax_format fmt);
+
+/*
+ * Detect a file's format from its content (never from its name). Returns 0 and sets *fmt, or
+ * a negative error (missing file, directory, empty file, unknown content) with err filled.
+ */
+int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_error *err);
+
+struct trax_load_opts {
+	const char *events;	/* NULL: every event; else a comma list of NAME, SYSTEM:NAME,
+				 * SYSTEM:* (SYSTEM/NAME accepted too) */
+	int threads;		/* 0: decode and insert on two threads; 1: one thread */
+};
+
+struct trax_load_stats {
+	uint64_t records;	/* records read from the file */
+	uint64_t event_rows;	/* rows in event tables and raw_event */
+	uint64_t derived_rows;	/* rows in derived tables */
+	double decode_s;	/* wall time of decode + insert (the streaming pass) */
+	double event_insert_s;	/* writer time inserting event rows (overlaps decode) */
+	double derived_s;	/* writer time inserting derived rows, plus finishing them */
+	double index_s;		/* creating indexes */
+	double total_s;
+	double wait_s;		/* decoder time blocked on the writer */
+};
+
+/*
+ * Load trace into a new database at db_path. The database is built in a temporary file beside
+ * db_path and renamed into place only when complete, so a failed or interrupted load leaves
+ * nothing that looks like a database. Returns 0 or a negative error with err filled
+ * ("trace.dat: truncated: CPU 2 data ends at 81920 of 131072 bytes"). opts, stats may be NULL.
+ */
+int trax_load(const char *trace, const char *db_path, const struct trax_load_opts *opts,
+	      struct trax_load_stats *stats, struct trax_error *err);
+
+/*
+ * Open a trax database read-only. path may be a database or a trace: a trace is loaded into
+ * the cache (keyed by the file's identity and by `events`; NULL: every event) unless a cached
+ * load exists. On success *db is open read-only; the caller closes it with sqlite3_close().
+ */
+int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax_error *err);
+
+/* Whether an event type is present in the db (its format was in the trace): 1, 0. */
+int trax_db_event_present(sqlite3 *db, const char *name);
+
+/* The table holding events of this name ("sched_switch", "sched:sched_switch"), or NULL when
+ * absent; the caller frees the string. */
+char *trax_db_event_table(sqlite3 *db, const char *name);
+
+#endif

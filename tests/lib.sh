@@ -1,0 +1,74 @@
+# tests/lib.sh: TAP helpers for the shell tests (sourced). Each check prints one TAP line.
+#   ok CMD...            passes when CMD succeeds
+#   is GOT WANT DESC     string equality
+#   near GOT WANT TOL DESC   |GOT - WANT| <= TOL (numbers)
+#   skip DESC REASON     a SKIP line with its reason
+#   finish               prints the plan; exits 1 when anything failed
+set -u
+: "${TRAX:?TRAX must point at the trax binary (tests/run.sh sets it)}"
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SHARED=${TRAX_SHARED:-$TOP/../shared}
+TRACES=$SHARED/traces
+_n=0
+_failed=0
+TMP=$(mktemp -d /tmp/trax-t.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+_result() { # status desc [diag]
+	_n=$((_n+1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /'
+		_failed=$((_failed+1))
+	fi
+	return 0
+}
+
+ok() { # desc cmd...
+	local desc=$1; shift
+	local out
+	out=$("$@" 2>&1)
+	_result $? "$desc" "$out"
+}
+
+fails_with() { # desc status cmd...: cmd exits with status
+	local desc=$1 want=$2; shift 2
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	[ "$rc" -eq "$want" ]
+	_result $? "$desc" "exit status $rc, wanted $want; output: $out"
+}
+
+is() { # got want desc
+	[ "$1" = "$2" ]
+	_result $? "$3" "got:  '$1'"$'\n'"want: '$2'"
+}
+
+near() { # got want tol desc
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'
+	_result $? "$4" "got $1, want $2 +- $3"
+}
+
+skip() { # desc reason
+	_n=$((_n+1))
+	echo "ok $_n - $1 # SKIP $2"
+}
+
+need_shared() { # path: 0 when present, else prints a SKIP line for desc and returns 1
+	if [ -e "$1" ]; then return 0; fi
+	skip "${2:-$1}" "$1 absent (../shared/traces is not part of the repository)"
+	return 1
+}
+
+q() { # db sql: query as CSV without header
+	"$TRAX" query "$1" "$2" --format csv | tail -n +2 | tr -d '\r'
+}
+
+finish() {
+	echo "1..$_n"
+	[ "$_failed" -eq 0 ]
+	exit $?
+}
