@@ -1,0 +1,646 @@
+/* assert/eval.c: turning rules into verdicts on one trace database (SKIP, FAIL, ERROR reasons). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assert/assert.h"
+#include "assert/assert-local.h"
+#include "util/strbuf.h"
+
+const char *trax_verdict_name(enum trax_verdict v)
+{
+	static const char *const names[] = { "pass", "fail", "skip", "error", "xfail", "xpass" };
+
+	return v <= TRAX_XPASS ? names[v] : "?";
+}
+
+/* The scheduler events thread tracking and slices come from. */
+static const char *const sched_events[] = {
+	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_process_fork",
+	"sched_process_exec", "sched_process_exit", "task_newtask", "task_rename", NULL,
+};
+
+static int metric_is_sched(enum trax_metric m)
+{
+	return m <= TRAX_METRIC_BUSY;
+}
+
+/* The event a counter track comes from, or NULL when unknown. */
+static const char *track_event(const char *track)
+{
+	static const char *const known[] = { "cpu_frequency", "cpu_idle", "thermal_temperature",
+					     "cdev_update", NULL };
+
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(known[i], track))
+			return known[i];
+	return NULL;
+}
+
+static void add_event(struct strbuf *sb, const char *ev)
+{
+	/* a plain substring test is enough to avoid duplicates in this short list */
+	struct strbuf probe = STRBUF_INIT;
+
+	strbuf_addf(&probe, ",%s,", ev);
+	{
+		struct strbuf cur = STRBUF_INIT;
+
+		strbuf_addf(&cur, ",%s,", sb->buf);
+		if (!strstr(cur.buf, probe.buf))
+			strbuf_addf(sb, "%s%s", sb->len ? "," : "", ev);
+		strbuf_release(&cur);
+	}
+	strbuf_release(&probe);
+}
+
+char *trax_rules_events(const struct trax_rules *rs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < rs->nrules; i++) {
+		const struct trax_rule *r = &rs->rules[i];
+
+		if (r->metric == TRAX_METRIC_SQL) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		if (metric_is_sched(r->metric))
+			for (int k = 0; sched_events[k]; k++)
+				add_event(&sb, sched_events[k]);
+		if (r->metric == TRAX_METRIC_THERMAL_RESIDENCY)
+			add_event(&sb, "thermal_temperature");
+		if (r->metric == TRAX_METRIC_COUNTER) {
+			const char *ev = track_event(r->track);
+
+			if (!ev) {
+				strbuf_release(&sb);
+				return NULL;
+			}
+			add_event(&sb, ev);
+		}
+		if (r->window.kind == TRAX_WIN_MARKERS)
+			add_event(&sb, "print");
+		for (int k = 0; k < r->nrequires; k++)
+			add_event(&sb, r->requires[k]);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* ---- results ---- */
+
+static struct trax_result *result_new(struct trax_verdicts *out, const struct trax_rule *r,
+				      const char *trace, const struct trax_trace_info *ti)
+{
+	struct trax_result *res;
+
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 32;
+		out->res = realloc(out->res, out->cap * sizeof(*out->res));
+		if (!out->res)
+			abort();
+	}
+	res = &out->res[out->n++];
+	memset(res, 0, sizeof(*res));
+	res->rule = r;
+	res->trace = strdup(trace);
+	res->dim = trax_rule_value_dim(r);
+	res->trace_start = ti->start;
+	res->name = strdup(r->id);
+	if (!res->trace || !res->name)
+		abort();
+	return res;
+}
+
+static void result_reason(struct trax_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void result_reason(struct trax_result *res, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(res->reason);
+	res->reason = strbuf_detach(&sb);
+}
+
+static void result_name(struct trax_result *res, const char *suffix, const char *task)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s[%s]", res->rule->id, suffix);
+	free(res->name);
+	res->name = strbuf_detach(&sb);
+	if (task) {
+		free(res->task);
+		res->task = strdup(task);
+	}
+}
+
+/* Final verdict of a result whose value (or reason) is known. */
+static void judge(struct trax_result *res, const struct trax_value *val)
+{
+	const struct trax_rule *r = res->rule;
+	char got[64], want[96];
+
+	if (val->defined) {
+		res->has_value = 1;
+		res->value = val->v;
+		if (trax_threshold_met(&r->expect, val->v)) {
+			res->verdict = TRAX_PASS;
+		} else {
+			res->verdict = TRAX_FAIL;
+			trax_format_value(val->v, res->dim, r->expect.unit, got, sizeof(got));
+			snprintf(want, sizeof(want), "%s", r->expect.text);
+			result_reason(res, "measured %s, expected %s", got, want);
+		}
+	} else {
+		res->verdict = TRAX_FAIL;
+		result_reason(res, "%s", val->reason[0] ? val->reason : "no defined value");
+	}
+	if (r->xfail) {
+		if (res->verdict == TRAX_FAIL) {
+			res->verdict = TRAX_XFAIL;
+			if (r->xfail_reason) {
+				struct strbuf sb = STRBUF_INIT;
+
+				strbuf_addf(&sb, "%s (known failure: %s)", res->reason,
+					    r->xfail_reason);
+				free(res->reason);
+				res->reason = strbuf_detach(&sb);
+			}
+		} else {
+			res->verdict = TRAX_XPASS;
+		}
+	} else if (res->verdict == TRAX_FAIL && r->warn) {
+		res->warn = 1;
+	}
+}
+
+/* ---- one rule ---- */
+
+struct track_ref {
+	int id;
+	char label[96];
+};
+
+static int find_tracks(sqlite3 *db, const struct trax_rule *r, const char *name,
+		       struct track_ref **tracks, int *n, struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int cap = 0, rc;
+
+	*tracks = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT id, cpu, zone FROM track WHERE name = ?1 AND "
+			       "(?2 < 0 OR cpu = ?2) AND (?3 IS NULL OR zone = ?3) AND buffer = ?4 "
+			       "ORDER BY cpu, zone, id", -1, &st, NULL) != SQLITE_OK)
+		return trax_error_set(err, TRAX_E_DB, "reading track: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, r->track_cpu);
+	if (r->zone)
+		sqlite3_bind_text(st, 3, r->zone, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int(st, 4, r->buffer);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct track_ref *t;
+
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*tracks = realloc(*tracks, cap * sizeof(**tracks));
+			if (!*tracks)
+				abort();
+		}
+		t = &(*tracks)[(*n)++];
+		t->id = sqlite3_column_int(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			snprintf(t->label, sizeof(t->label), "%s:cpu%d", name,
+				 sqlite3_column_int(st, 1));
+		else if (sqlite3_column_text(st, 2))
+			snprintf(t->label, sizeof(t->label), "%s:%s", name,
+				 (const char *)sqlite3_column_text(st, 2));
+		else
+			snprintf(t->label, sizeof(t->label), "%s", name);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return trax_error_set(err, TRAX_E_DB, "reading track: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+/* Names of the values a track name has (zones), for messages. */
+static void list_zones(sqlite3 *db, const char *name, struct strbuf *sb)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT zone FROM track WHERE name = ? AND zone IS NOT "
+			       "NULL ORDER BY zone", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/* Events the rule needs, absent from the trace: returns a message, or NULL when all present. */
+static char *missing_events(sqlite3 *db, const struct trax_rule *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (metric_is_sched(r->metric) || r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
+		if (!assert_event_present(db, "sched_switch"))
+			strbuf_adds(&sb, "sched_switch");
+	}
+	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && !assert_event_present(db, "sched_waking") &&
+	    !assert_event_present(db, "sched_wakeup"))
+		strbuf_addf(&sb, "%ssched_waking or sched_wakeup", sb.len ? ", " : "");
+	if (r->metric == TRAX_METRIC_THERMAL_RESIDENCY &&
+	    !assert_event_present(db, "thermal_temperature"))
+		strbuf_addf(&sb, "%sthermal_temperature", sb.len ? ", " : "");
+	if (r->metric == TRAX_METRIC_COUNTER && track_event(r->track) &&
+	    !assert_event_present(db, track_event(r->track)))
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", track_event(r->track));
+	for (int i = 0; i < r->nrequires; i++)
+		if (!assert_event_present(db, r->requires[i]))
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", r->requires[i]);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Events present in the trace but left out of this db's load. */
+static char *unloaded_events(sqlite3 *db, const struct trax_rule *r)
+{
+	sqlite3_stmt *st = NULL;
+	char *res = NULL;
+
+	if (!metric_is_sched(r->metric) && r->metric != TRAX_METRIC_WAKEUP_LATENCY)
+		return NULL;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM event_type WHERE name = 'sched_switch' AND "
+			       "count IS NULL", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		res = strdup("sched_switch");
+	sqlite3_finalize(st);
+	return res;
+}
+
+static int lost_in_window(sqlite3 *db, int buffer, const struct trax_span *w, char *msg,
+			  size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*), sum(count), min(ts), min(cpu), "
+			       "sum(count IS NULL) FROM lost_event WHERE buffer = ? AND ts >= ? AND "
+			       "ts <= ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int(st, 1, buffer);
+	sqlite3_bind_int64(st, 2, w->start);
+	sqlite3_bind_int64(st, 3, w->end);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
+		found = 1;
+		if (sqlite3_column_int(st, 4))
+			snprintf(msg, len, "events were lost in the window (%d places, first on CPU "
+				 "%d at %.6f s): values would be wrong", sqlite3_column_int(st, 0),
+				 sqlite3_column_int(st, 3), sqlite3_column_int64(st, 2) / 1e9);
+		else
+			snprintf(msg, len, "%lld events were lost in the window (first on CPU %d at "
+				 "%.6f s): values would be wrong",
+				 (long long)sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
+				 sqlite3_column_int64(st, 2) / 1e9);
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+static int has_tgids(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int yes = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM thread WHERE tgid IS NOT NULL LIMIT 1", -1, &st,
+			       NULL) == SQLITE_OK)
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
+static double aggregate_values(enum trax_aggregate a, const double *v, int n)
+{
+	double x = v[0];
+
+	for (int i = 1; i < n; i++) {
+		if (a == TRAX_AGG_SUM || a == TRAX_AGG_MEAN)
+			x += v[i];
+		else if (a == TRAX_AGG_MAX && v[i] > x)
+			x = v[i];
+		else if (a == TRAX_AGG_MIN && v[i] < x)
+			x = v[i];
+	}
+	return a == TRAX_AGG_MEAN ? x / n : x;
+}
+
+static int eval_rule(sqlite3 *db, const struct trax_rule *r, const char *trace,
+		     const struct trax_trace_info *ti, struct trax_verdicts *out,
+		     struct trax_error *err)
+{
+	struct trax_result *res = result_new(out, r, trace, ti);
+	struct trax_task *tasks = NULL;
+	struct track_ref *tracks = NULL;
+	struct trax_span span;
+	struct trax_value val;
+	char reason[512];
+	char *missing;
+	int ntasks = 0, ntracks = 0, ret = 0, rc;
+	int takes_task = r->task.kind != TRAX_SEL_NONE;
+
+	missing = missing_events(db, r);
+	if (missing) {
+		res->verdict = TRAX_SKIP;
+		result_reason(res, "events absent from the trace: %s", missing);
+		free(missing);
+		return 0;
+	}
+	missing = unloaded_events(db, r);
+	if (missing) {
+		res->verdict = TRAX_ERROR;
+		result_reason(res, "%s is in the trace but was not loaded into this database "
+			      "(loaded with --events)", missing);
+		free(missing);
+		return 0;
+	}
+	rc = trax_window_resolve(db, &r->window, ti, &span, reason, sizeof(reason), err);
+	if (rc < 0)
+		return rc;
+	if (rc == 2) {
+		res->verdict = TRAX_SKIP;
+		result_reason(res, "%s", reason);
+		return 0;
+	}
+	if (rc == 1) {
+		res->verdict = TRAX_FAIL;
+		result_reason(res, "%s", reason);
+		if (r->xfail)
+			res->verdict = TRAX_XFAIL;
+		else if (r->warn)
+			res->warn = 1;
+		return 0;
+	}
+	res->has_span = 1;
+	res->span = span;
+	if (r->metric != TRAX_METRIC_SQL &&
+	    lost_in_window(db, r->buffer, &span, reason, sizeof(reason))) {
+		res->verdict = TRAX_ERROR;
+		result_reason(res, "%s", reason);
+		return 0;
+	}
+
+	if (takes_task) {
+		if (r->task.kind == TRAX_SEL_TGID && !has_tgids(db)) {
+			res->verdict = TRAX_SKIP;
+			result_reason(res, "the trace records no tgids: cannot select by tgid");
+			return 0;
+		}
+		ret = trax_select_tasks(db, &r->task, &tasks, &ntasks, err);
+		if (ret)
+			return ret;
+		if (!ntasks) {
+			res->verdict = TRAX_FAIL;
+			result_reason(res, "no task matches %s in this trace", r->task.text);
+			if (r->xfail)
+				res->verdict = TRAX_XFAIL;
+			else if (r->warn)
+				res->warn = 1;
+			goto out;
+		}
+	}
+	if (r->metric == TRAX_METRIC_THERMAL_RESIDENCY || r->metric == TRAX_METRIC_COUNTER) {
+		const char *name = r->metric == TRAX_METRIC_COUNTER ? r->track : "thermal_temperature";
+
+		ret = find_tracks(db, r, name, &tracks, &ntracks, err);
+		if (ret)
+			goto out;
+		if (!ntracks) {
+			struct strbuf zones = STRBUF_INIT;
+
+			list_zones(db, name, &zones);
+			res->verdict = TRAX_FAIL;
+			if (r->zone)
+				result_reason(res, "no %s track for zone \"%s\"%s%s%s", name, r->zone,
+					      zones.len ? " (zones: " : "", zones.buf,
+					      zones.len ? ")" : "");
+			else
+				result_reason(res, "no %s track%s", name,
+					      r->track_cpu >= 0 ? " for that CPU" : "");
+			strbuf_release(&zones);
+			if (r->xfail)
+				res->verdict = TRAX_XFAIL;
+			else if (r->warn)
+				res->warn = 1;
+			goto out;
+		}
+	}
+
+	if (ntracks > 1) {
+		/* one result per track */
+		out->n--;
+		free(res->name);
+		free(res->trace);
+		for (int i = 0; i < ntracks; i++) {
+			res = result_new(out, r, trace, ti);
+			result_name(res, tracks[i].label, NULL);
+			res->has_span = 1;
+			res->span = span;
+			ret = trax_metric_eval(db, r, NULL, 0, &span, ti, tracks[i].id, &val, err);
+			if (ret) {
+				res->verdict = TRAX_ERROR;
+				result_reason(res, "%s", err->msg);
+				trax_error_clear(err);
+				ret = 0;
+				continue;
+			}
+			judge(res, &val);
+		}
+		goto out;
+	}
+	if (!takes_task || r->metric == TRAX_METRIC_BUSY || ntasks == 1) {
+		int *utids = NULL;
+
+		if (ntasks) {
+			utids = malloc(ntasks * sizeof(int));
+			if (!utids)
+				abort();
+			for (int i = 0; i < ntasks; i++)
+				utids[i] = tasks[i].utid;
+		}
+		if (ntasks == 1 && r->metric != TRAX_METRIC_BUSY) {
+			char t[96];
+
+			snprintf(t, sizeof(t), "%s:%d", tasks[0].comm, tasks[0].pid);
+			res->task = strdup(t);
+		}
+		ret = trax_metric_eval(db, r, utids, ntasks, &span, ti,
+				       ntracks ? tracks[0].id : 0, &val, err);
+		free(utids);
+		if (ret) {
+			res->verdict = TRAX_ERROR;
+			result_reason(res, "%s", err->msg);
+			trax_error_clear(err);
+			ret = 0;
+			goto out;
+		}
+		judge(res, &val);
+		goto out;
+	}
+
+	/* several tasks: one result each, or one aggregate */
+	{
+		double *vals = malloc(ntasks * sizeof(double));
+		struct strbuf bad = STRBUF_INIT;
+		int ndef = 0, npass = 0;
+		struct trax_result *agg = res;
+		int first_idx = out->n - 1;
+
+		if (!vals)
+			abort();
+		if (!r->aggregate) {
+			out->n--;
+			free(res->name);
+			free(res->trace);
+		}
+		for (int i = 0; i < ntasks; i++) {
+			char t[96];
+			struct trax_result *tr;
+
+			ret = trax_metric_eval(db, r, &tasks[i].utid, 1, &span, ti, 0, &val, err);
+			if (ret)
+				break;
+			snprintf(t, sizeof(t), "%s:%d", tasks[i].comm, tasks[i].pid);
+			if (!r->aggregate) {
+				tr = result_new(out, r, trace, ti);
+				result_name(tr, t, t);
+				tr->has_span = 1;
+				tr->span = span;
+				judge(tr, &val);
+				continue;
+			}
+			if (val.defined) {
+				vals[ndef++] = val.v;
+				if (trax_threshold_met(&r->expect, val.v))
+					npass++;
+				else
+					strbuf_addf(&bad, "%s%s", bad.len ? ", " : "", t);
+			} else {
+				strbuf_addf(&bad, "%s%s (%s)", bad.len ? ", " : "", t, val.reason);
+			}
+		}
+		if (ret) {
+			free(vals);
+			strbuf_release(&bad);
+			goto out;
+		}
+		if (r->aggregate) {
+			agg = &out->res[first_idx];
+			if (r->aggregate == TRAX_AGG_ALL || r->aggregate == TRAX_AGG_ANY) {
+				int ok = r->aggregate == TRAX_AGG_ALL ? npass == ntasks : npass > 0;
+
+				memset(&val, 0, sizeof(val));
+				agg->verdict = ok ? TRAX_PASS : TRAX_FAIL;
+				if (!ok)
+					result_reason(agg, "%d of %d tasks meet %s; not: %s", npass,
+						      ntasks, r->expect.text, bad.buf);
+				if (r->xfail)
+					agg->verdict = ok ? TRAX_XPASS : TRAX_XFAIL;
+				else if (!ok && r->warn)
+					agg->warn = 1;
+			} else if (ndef < ntasks) {
+				memset(&val, 0, sizeof(val));
+				snprintf(val.reason, sizeof(val.reason), "undefined for %s", bad.buf);
+				judge(agg, &val);
+			} else {
+				val.defined = 1;
+				val.v = aggregate_values(r->aggregate, vals, ndef);
+				judge(agg, &val);
+			}
+		}
+		free(vals);
+		strbuf_release(&bad);
+	}
+out:
+	free(tasks);
+	free(tracks);
+	return ret;
+}
+
+static void count(struct trax_verdicts *out, const struct trax_result *r)
+{
+	switch (r->verdict) {
+	case TRAX_PASS: out->pass++; break;
+	case TRAX_FAIL:
+		if (r->warn)
+			out->warn++;
+		else
+			out->fail++;
+		break;
+	case TRAX_SKIP: out->skip++; break;
+	case TRAX_ERROR: out->error++; break;
+	case TRAX_XFAIL: out->xfail++; break;
+	case TRAX_XPASS: out->xpass++; break;
+	}
+}
+
+int trax_check_db(const struct trax_rules *rs, sqlite3 *db, const char *trace_name,
+		  struct trax_verdicts *out, struct trax_error *err)
+{
+	struct trax_trace_info ti;
+	int ret, first = out->n;
+
+	if (!out->rules_path) {
+		out->rules_path = strdup(rs->path);
+		out->rules_sha256 = strdup(rs->sha256);
+	}
+	ret = trax_trace_info_read(db, &ti, err);
+	if (ret)
+		return ret;
+	for (int i = 0; i < rs->nrules; i++) {
+		ret = eval_rule(db, &rs->rules[i], trace_name, &ti, out, err);
+		if (ret)
+			return ret;
+	}
+	for (int i = first; i < out->n; i++)
+		count(out, &out->res[i]);
+	return 0;
+}
+
+void trax_verdicts_release(struct trax_verdicts *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		free(v->res[i].name);
+		free(v->res[i].task);
+		free(v->res[i].trace);
+		free(v->res[i].reason);
+	}
+	free(v->res);
+	free(v->rules_path);
+	free(v->rules_sha256);
+	memset(v, 0, sizeof(*v));
+}
+
+int trax_verdicts_exit_status(const struct trax_verdicts *v)
+{
+	if (v->error)
+		return 2;
+	if (v->fail)
+		return 1;
+	if (v->n && v->skip == v->n)
+		return 4;
+	return 0;
+}

@@ -1,0 +1,1003 @@
+/* assert/metrics.c: the metrics of DESIGN.md, computed exactly from sched_slice, thread_state and
+ * counter rows; windows and task selectors. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "assert/assert.h"
+#include "assert/assert-local.h"
+#include "util/strbuf.h"
+
+/* ---- small helpers ---- */
+
+static int db_fail(sqlite3 *db, struct trax_error *err, const char *what)
+{
+	return trax_error_set(err, TRAX_E_DB, "%s: %s", what, sqlite3_errmsg(db));
+}
+
+static int meta_i64(sqlite3 *db, const char *key, int64_t *v)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			const char *s = (const char *)sqlite3_column_text(st, 0);
+
+			if (s && strcmp(s, "unknown")) {
+				*v = strtoll(s, NULL, 10);
+				found = 1;
+			} else if (s) {
+				*v = -1;
+				found = 1;
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int trax_trace_info_read(sqlite3 *db, struct trax_trace_info *ti, struct trax_error *err)
+{
+	int64_t v;
+	sqlite3_stmt *st = NULL;
+
+	memset(ti, 0, sizeof(*ti));
+	if (!meta_i64(db, "trace.start_ts", &ti->start) || !meta_i64(db, "trace.end_ts", &ti->end))
+		ti->start = ti->end = 0;	/* an empty trace */
+	if (!meta_i64(db, "trace.complete_start_ts", &ti->complete_start))
+		ti->complete_start = ti->start;
+	ti->ncpus = meta_i64(db, "cpus", &v) ? (int)v : 0;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM meta WHERE key LIKE '%cpu.%.lost_events' "
+			       "AND value='unknown'", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, err, "reading meta");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ti->has_lost_unknown = sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	if (ti->ncpus <= 0 &&
+	    sqlite3_prepare_v2(db, "SELECT max(cpu) + 1 FROM sched_slice", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			ti->ncpus = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+/* The table of an event, or NULL when absent or not loaded (caller frees). */
+char *assert_event_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	char *t = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT table_name FROM event_type WHERE name=? AND "
+			       "table_name IS NOT NULL ORDER BY count DESC", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			t = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return t;
+}
+
+int assert_event_present(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	const char *colon = strchr(name, ':');
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, colon ? "SELECT 1 FROM event_type WHERE system=?1 AND name=?2"
+				       : "SELECT 1 FROM event_type WHERE name=?2",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (colon)
+			sqlite3_bind_text(st, 1, name, colon - name, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, colon ? colon + 1 : name, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* ---- windows ---- */
+
+static void set_reason(char *reason, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_reason(char *reason, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ts of the n-th print marker matching text (exactly, or by prefix) after `after`; -1: none. */
+static int64_t find_marker(sqlite3 *db, const char *table, const char *text, int prefix, int n,
+			   int64_t after)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int64_t found = -1;
+	size_t tl = strlen(text);
+
+	strbuf_addf(&sql, "SELECT ts, buf FROM \"%s\" WHERE ts >= ? ORDER BY ts, rowid", table);
+	if (sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, after);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *b = (const char *)sqlite3_column_text(st, 1);
+			size_t bl;
+
+			if (!b)
+				continue;
+			bl = strlen(b);
+			while (bl && (b[bl - 1] == '\n' || b[bl - 1] == '\0'))
+				bl--;
+			if (prefix ? (bl >= tl && !strncmp(b, text, tl))
+				   : (bl == tl && !strncmp(b, text, tl))) {
+				if (--n == 0) {
+					found = sqlite3_column_int64(st, 0);
+					break;
+				}
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	strbuf_release(&sql);
+	return found;
+}
+
+int trax_window_resolve(sqlite3 *db, const struct trax_window *w, const struct trax_trace_info *ti,
+			struct trax_span *out, char *reason, size_t rlen, struct trax_error *err)
+{
+	int64_t s = ti->start, e = ti->end;
+
+	switch (w->kind) {
+	case TRAX_WIN_ALL:
+		break;
+	case TRAX_WIN_COMPLETE:
+		s = ti->complete_start;
+		break;
+	case TRAX_WIN_ABSOLUTE:
+		if (w->has_start)
+			s = w->start;
+		if (w->has_end)
+			e = w->end;
+		break;
+	case TRAX_WIN_RELATIVE:
+		if (w->has_start)
+			s = ti->start + w->start;
+		if (w->has_end)
+			e = ti->start + w->end;
+		break;
+	case TRAX_WIN_MARKERS: {
+		char *table = assert_event_table(db, "print");
+
+		if (!table) {
+			set_reason(reason, rlen, "no trace markers in this trace (print events "
+				   "absent)");
+			return 2;
+		}
+		s = find_marker(db, table, w->from_marker, w->prefix, w->occurrence, INT64_MIN);
+		if (s < 0) {
+			set_reason(reason, rlen, "marker \"%s\" (occurrence %d) not found",
+				   w->from_marker, w->occurrence);
+			free(table);
+			return 1;
+		}
+		e = find_marker(db, table, w->to_marker, w->prefix, 1, s);
+		free(table);
+		if (e < 0) {
+			set_reason(reason, rlen, "marker \"%s\" not found after \"%s\"", w->to_marker,
+				   w->from_marker);
+			return 1;
+		}
+		break;
+	}
+	}
+	/* A window reaches no further than the trace. */
+	if (s < ti->start)
+		s = ti->start;
+	if (e > ti->end)
+		e = ti->end;
+	out->start = s;
+	out->end = e;
+	if (e <= s) {
+		set_reason(reason, rlen, "empty window [%.6f, %.6f] s (trace %.6f .. %.6f s)",
+			   s / 1e9, e / 1e9, ti->start / 1e9, ti->end / 1e9);
+		return 1;
+	}
+	(void)err;
+	return 0;
+}
+
+/* ---- task selection ---- */
+
+static int add_task(struct trax_task **tasks, int *n, int *cap, int utid, int pid,
+		    const char *comm)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*tasks)[i].utid == utid)
+			return 0;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*tasks = realloc(*tasks, *cap * sizeof(**tasks));
+		if (!*tasks)
+			abort();
+	}
+	(*tasks)[*n].utid = utid;
+	(*tasks)[*n].pid = pid;
+	snprintf((*tasks)[*n].comm, sizeof((*tasks)[*n].comm), "%s", comm ? comm : "?");
+	(*n)++;
+	return 0;
+}
+
+int trax_select_tasks(sqlite3 *db, const struct trax_selector *sel, struct trax_task **tasks,
+		      int *n, struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *sql;
+	int cap = 0, rc;
+
+	*tasks = NULL;
+	*n = 0;
+	switch (sel->kind) {
+	case TRAX_SEL_GLOB:
+		sql = "SELECT DISTINCT t.utid, t.pid, t.comm FROM thread t JOIN thread_comm c "
+		      "USING(utid) WHERE c.comm GLOB ?1 AND t.pid != 0 ORDER BY t.start_ts, t.utid";
+		break;
+	case TRAX_SEL_REGEX:
+		sql = "SELECT t.utid, t.pid, t.comm, c.comm FROM thread t JOIN thread_comm c "
+		      "USING(utid) WHERE t.pid != 0 ORDER BY t.start_ts, t.utid";
+		break;
+	case TRAX_SEL_PID:
+		sql = "SELECT utid, pid, comm FROM thread WHERE pid = ?1 ORDER BY start_ts, utid";
+		break;
+	case TRAX_SEL_TGID:
+		sql = "SELECT utid, pid, comm FROM thread WHERE tgid = ?1 ORDER BY start_ts, utid";
+		break;
+	default:
+		return 0;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, err, "selecting tasks");
+	if (sel->kind == TRAX_SEL_GLOB)
+		sqlite3_bind_text(st, 1, sel->pattern, -1, SQLITE_STATIC);
+	else if (sel->kind == TRAX_SEL_PID || sel->kind == TRAX_SEL_TGID)
+		sqlite3_bind_int64(st, 1, sel->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int utid = sqlite3_column_int(st, 0), pid = sqlite3_column_int(st, 1);
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+
+		if (sel->kind == TRAX_SEL_REGEX) {
+			const char *name = (const char *)sqlite3_column_text(st, 3);
+
+			if (!name || regexec(&sel->re, name, 0, NULL, 0))
+				continue;
+		}
+		add_task(tasks, n, &cap, utid, pid, comm);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*tasks);
+		*tasks = NULL;
+		*n = 0;
+		return db_fail(db, err, "selecting tasks");
+	}
+	return 0;
+}
+
+/* ---- slices ---- */
+
+struct slice {
+	int64_t ts, dur;
+	int cpu;
+	int clipped;
+	char state[8];		/* end_state, "" when unknown */
+};
+
+struct slices {
+	struct slice *s;
+	int n, cap;
+};
+
+static int64_t overlap(int64_t ts, int64_t dur, const struct trax_span *w)
+{
+	int64_t a = ts > w->start ? ts : w->start;
+	int64_t b = ts + dur < w->end ? ts + dur : w->end;
+
+	return b > a ? b - a : 0;
+}
+
+static void utid_list(struct strbuf *sb, const int *utids, int n)
+{
+	for (int i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%d", i ? "," : "", utids[i]);
+}
+
+/* Every slice of the threads in buffer, in time order (edges: drop partial ones). */
+static int load_slices(sqlite3 *db, const int *utids, int n, int buffer, int drop,
+		       struct slices *out, struct trax_error *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	out->n = 0;
+	strbuf_adds(&sql, "SELECT ts, dur, cpu, clipped, end_state FROM sched_slice WHERE utid IN (");
+	utid_list(&sql, utids, n);
+	strbuf_addf(&sql, ") AND buffer = %d ORDER BY ts, cpu", buffer);
+	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK)
+		return db_fail(db, err, "reading sched_slice");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct slice *s;
+		int clipped = sqlite3_column_int(st, 3);
+		const char *es = (const char *)sqlite3_column_text(st, 4);
+
+		if (drop && (clipped & 3))
+			continue;
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 256;
+			out->s = realloc(out->s, out->cap * sizeof(*out->s));
+			if (!out->s)
+				abort();
+		}
+		s = &out->s[out->n++];
+		s->ts = sqlite3_column_int64(st, 0);
+		s->dur = sqlite3_column_int64(st, 1);
+		s->cpu = sqlite3_column_int(st, 2);
+		s->clipped = clipped;
+		snprintf(s->state, sizeof(s->state), "%s", es ? es : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "reading sched_slice");
+	return 0;
+}
+
+static int in_cpus(const int *cpus, int n, int cpu)
+{
+	if (!cpus)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return 1;
+	return 0;
+}
+
+/* ---- statistics ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Percentile p (0..100) of sorted samples, linear between closest ranks (numpy's default). */
+double assert_percentile(const double *sorted, int n, double p)
+{
+	double rank, frac;
+	int lo;
+
+	if (n <= 0)
+		return NAN;
+	rank = p / 100.0 * (n - 1);
+	lo = (int)floor(rank);
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	frac = rank - lo;
+	return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
+}
+
+static void sample_stat(const struct trax_rule *r, double *x, int n, struct trax_value *val,
+			const char *what)
+{
+	double sum = 0;
+
+	if (r->stat == TRAX_STAT_COUNT) {
+		val->defined = 1;
+		val->v = n;
+		return;
+	}
+	if (!n) {
+		set_reason(val->reason, sizeof(val->reason), "no %s in the window", what);
+		return;
+	}
+	qsort(x, n, sizeof(double), cmp_double);
+	for (int i = 0; i < n; i++)
+		sum += x[i];
+	val->defined = 1;
+	switch (r->stat) {
+	case TRAX_STAT_MIN: val->v = x[0]; break;
+	case TRAX_STAT_MAX: val->v = x[n - 1]; break;
+	case TRAX_STAT_SUM: val->v = sum; break;
+	case TRAX_STAT_MEAN: val->v = sum / n; break;
+	case TRAX_STAT_MEDIAN: val->v = assert_percentile(x, n, 50); break;
+	case TRAX_STAT_PCT: val->v = assert_percentile(x, n, r->pct); break;
+	default: val->v = x[n - 1]; break;
+	}
+}
+
+/* ---- scheduler metrics ---- */
+
+static int is_preempted(const char *state)
+{
+	return state[0] == 'R';
+}
+
+static int sched_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+			const struct trax_span *w, const struct trax_trace_info *ti,
+			struct trax_value *val, struct trax_error *err)
+{
+	struct slices sl = { 0 };
+	int64_t run = 0, on = 0, wlen = w->end - w->start;
+	int ret, first = -1, last = -1, count = 0;
+	double *acts = NULL;
+	int nacts = 0;
+
+	ret = load_slices(db, utids, n, r->buffer, r->edges_drop, &sl, err);
+	if (ret)
+		return ret;
+	for (int i = 0; i < sl.n; i++) {
+		const struct slice *s = &sl.s[i];
+		int64_t ov = overlap(s->ts, s->dur, w);
+		/* A slice in the window: overlapping it, or starting in it (zero length). */
+		int inside = ov > 0 || (s->ts >= w->start && s->ts <= w->end && s->dur == 0);
+
+		run += ov;
+		if (in_cpus(r->cpus, r->ncpus, s->cpu))
+			on += ov;
+		if (inside) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	}
+	switch (r->metric) {
+	case TRAX_METRIC_RUNTIME:
+		val->defined = 1;
+		val->v = run;
+		break;
+	case TRAX_METRIC_RESIDENCY:
+		if (r->expect.dim == TRAX_DIM_PERCENT) {
+			if (!run) {
+				set_reason(val->reason, sizeof(val->reason),
+					   "no runtime in the window: residency %% undefined");
+				break;
+			}
+			val->defined = 1;
+			val->v = 100.0 * on / run;
+		} else {
+			val->defined = 1;
+			val->v = on;
+		}
+		break;
+	case TRAX_METRIC_DUTY_CYCLE:
+		val->defined = 1;
+		val->v = 100.0 * run / wlen;
+		break;
+	case TRAX_METRIC_ACTIVATIONS:
+	case TRAX_METRIC_PERIOD:
+		acts = malloc((sl.n + 1) * sizeof(double));
+		if (!acts)
+			abort();
+		for (int i = 0; i < sl.n; i++) {
+			const struct slice *s = &sl.s[i];
+
+			if (s->clipped & 1)
+				continue;	/* began at the trace start, not at a switch-in */
+			if (i > 0 && is_preempted(sl.s[i - 1].state))
+				continue;	/* back from preemption: not an activation */
+			if (s->ts >= w->start && s->ts <= w->end)
+				acts[nacts++] = s->ts;
+		}
+		if (r->metric == TRAX_METRIC_ACTIVATIONS) {
+			val->defined = 1;
+			val->v = nacts;
+		} else if (nacts < 2) {
+			set_reason(val->reason, sizeof(val->reason),
+				   "%d activation%s in the window: a period needs two", nacts,
+				   nacts == 1 ? "" : "s");
+		} else {
+			for (int i = 0; i + 1 < nacts; i++)
+				acts[i] = acts[i + 1] - acts[i];
+			qsort(acts, nacts - 1, sizeof(double), cmp_double);
+			val->defined = 1;
+			val->v = assert_percentile(acts, nacts - 1, 50);
+		}
+		break;
+	case TRAX_METRIC_START_TIME:
+	case TRAX_METRIC_END_TIME:
+	case TRAX_METRIC_FIRST_CPU:
+	case TRAX_METRIC_LAST_CPU:
+		if (first < 0) {
+			set_reason(val->reason, sizeof(val->reason), "the task did not run in the "
+				   "window");
+			break;
+		}
+		val->defined = 1;
+		if (r->metric == TRAX_METRIC_START_TIME)
+			val->v = (sl.s[first].ts > w->start ? sl.s[first].ts : w->start) - ti->start;
+		else if (r->metric == TRAX_METRIC_END_TIME)
+			val->v = (sl.s[last].ts + sl.s[last].dur < w->end ?
+				  sl.s[last].ts + sl.s[last].dur : w->end) - ti->start;
+		else if (r->metric == TRAX_METRIC_FIRST_CPU)
+			val->v = sl.s[first].cpu;
+		else
+			val->v = sl.s[last].cpu;
+		break;
+	case TRAX_METRIC_MIGRATIONS:
+	case TRAX_METRIC_SWITCH:
+		for (int i = first; first >= 0 && i < last; i++) {
+			int a = sl.s[i].cpu, b = sl.s[i + 1].cpu;
+
+			if (a == b)
+				continue;
+			if (r->metric == TRAX_METRIC_MIGRATIONS ||
+			    (in_cpus(r->from_cpus, r->nfrom, a) && in_cpus(r->to_cpus, r->nto, b)))
+				count++;
+		}
+		val->defined = 1;
+		val->v = count;
+		break;
+	default:
+		break;
+	}
+	free(acts);
+	free(sl.s);
+	return 0;
+}
+
+/* busy(CPUs, tasks, W): runtime of the tasks (every non-idle thread when none) on the CPUs. */
+static int busy_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+		       const struct trax_span *w, const struct trax_trace_info *ti,
+		       struct trax_value *val, struct trax_error *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int64_t busy = 0;
+	int ncpus = r->cpus ? r->ncpus : ti->ncpus, rc;
+
+	strbuf_addf(&sql, "SELECT ts, dur, cpu FROM sched_slice WHERE buffer = %d AND pid != 0 AND "
+		    "ts < %lld AND ts + dur > %lld", r->buffer, (long long)w->end,
+		    (long long)w->start);
+	if (r->edges_drop)
+		strbuf_adds(&sql, " AND (clipped & 3) = 0");
+	if (r->task.kind != TRAX_SEL_NONE) {
+		strbuf_adds(&sql, " AND utid IN (");
+		utid_list(&sql, utids, n);
+		strbuf_adds(&sql, ")");
+	}
+	if (sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL) != SQLITE_OK) {
+		strbuf_release(&sql);
+		return db_fail(db, err, "reading sched_slice");
+	}
+	strbuf_release(&sql);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (in_cpus(r->cpus, r->ncpus, sqlite3_column_int(st, 2)))
+			busy += overlap(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), w);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "reading sched_slice");
+	val->defined = 1;
+	if (r->expect.dim == TRAX_DIM_PERCENT) {
+		if (ncpus <= 0) {
+			val->defined = 0;
+			set_reason(val->reason, sizeof(val->reason), "the number of CPUs is unknown");
+			return 0;
+		}
+		val->v = 100.0 * busy / ((double)(w->end - w->start) * ncpus);
+	} else {
+		val->v = busy;
+	}
+	return 0;
+}
+
+/* wakeup_latency, runnable, preempted: from thread_state. */
+static int state_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+			const struct trax_span *w, struct trax_value *val, struct trax_error *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	double *lat = NULL;
+	int nlat = 0, clat = 0, rc;
+	int64_t total = 0;
+	/* previous row, per thread: rows come ordered by utid, ts */
+	int prev_utid = -1;
+	int64_t prev_ts = 0, prev_dur = 0;
+	char prev_state[16] = "";
+
+	strbuf_adds(&sql, "SELECT utid, ts, dur, state FROM thread_state WHERE utid IN (");
+	utid_list(&sql, utids, n);
+	strbuf_addf(&sql, ") AND buffer = %d ORDER BY utid, ts", r->buffer);
+	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK)
+		return db_fail(db, err, "reading thread_state");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int utid = sqlite3_column_int(st, 0);
+		int64_t ts = sqlite3_column_int64(st, 1), dur = sqlite3_column_int64(st, 2);
+		const char *state = (const char *)sqlite3_column_text(st, 3);
+
+		if (!state)
+			state = "";
+		if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
+			/* a woken interval that ends where the thread starts running */
+			if (utid == prev_utid && !strcmp(prev_state, "R") &&
+			    !strcmp(state, "Running") && prev_ts + prev_dur == ts &&
+			    ts >= w->start && ts <= w->end) {
+				if (nlat == clat) {
+					clat = clat ? clat * 2 : 256;
+					lat = realloc(lat, clat * sizeof(double));
+					if (!lat)
+						abort();
+				}
+				lat[nlat++] = prev_dur;
+			}
+		} else if (!strcmp(state, "R+") ||
+			   (r->metric == TRAX_METRIC_RUNNABLE && !strcmp(state, "R"))) {
+			total += overlap(ts, dur, w);
+		}
+		prev_utid = utid;
+		prev_ts = ts;
+		prev_dur = dur;
+		snprintf(prev_state, sizeof(prev_state), "%s", state);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(lat);
+		return db_fail(db, err, "reading thread_state");
+	}
+	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
+		sample_stat(r, lat, nlat, val, "wakeups followed by a switch-in");
+	} else {
+		val->defined = 1;
+		val->v = r->expect.dim == TRAX_DIM_PERCENT ?
+			100.0 * total / (double)(w->end - w->start) : (double)total;
+	}
+	free(lat);
+	return 0;
+}
+
+/* ---- counters ---- */
+
+/* Samples of a track: each holds until the next one (the last until the trace end). */
+struct sample {
+	int64_t ts;
+	double v;
+};
+
+static int load_track(sqlite3 *db, int track_id, struct sample **out, int *n,
+		      struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int cap = 0, rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT ts, value FROM counter WHERE track_id = ? ORDER BY ts",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, err, "reading counter");
+	sqlite3_bind_int(st, 1, track_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			*out = realloc(*out, cap * sizeof(**out));
+			if (!*out)
+				abort();
+		}
+		(*out)[*n].ts = sqlite3_column_int64(st, 0);
+		(*out)[*n].v = sqlite3_column_double(st, 1);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "reading counter");
+	return 0;
+}
+
+/* Units of a track's values in the metric's base unit (cpu_frequency is kept in kHz). */
+static double track_scale(sqlite3 *db, int track_id)
+{
+	sqlite3_stmt *st = NULL;
+	double scale = 1;
+
+	if (sqlite3_prepare_v2(db, "SELECT unit FROM track WHERE id = ?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_int(st, 1, track_id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+			const char *u = (const char *)sqlite3_column_text(st, 0);
+
+			if (!strcmp(u, "kHz"))
+				scale = 1e3;
+			else if (!strcmp(u, "MHz"))
+				scale = 1e6;
+		}
+	}
+	sqlite3_finalize(st);
+	return scale;
+}
+
+struct held {
+	double v;
+	int64_t dur;
+};
+
+static int cmp_held(const void *a, const void *b)
+{
+	return cmp_double(&((const struct held *)a)->v, &((const struct held *)b)->v);
+}
+
+/*
+ * The intervals [ts_i, ts_{i+1}) clipped to w, with the value each holds; the last sample holds
+ * until trace_end. Returns the count in *out (caller frees).
+ */
+static int held_intervals(const struct sample *s, int n, const struct trax_span *w,
+			  int64_t trace_end, struct held **out)
+{
+	int m = 0;
+
+	*out = malloc((n + 1) * sizeof(**out));
+	if (!*out)
+		abort();
+	for (int i = 0; i < n; i++) {
+		int64_t end = i + 1 < n ? s[i + 1].ts : trace_end;
+		int64_t ov = overlap(s[i].ts, end - s[i].ts, w);
+
+		if (ov > 0) {
+			(*out)[m].v = s[i].v;
+			(*out)[m].dur = ov;
+			m++;
+		}
+	}
+	return m;
+}
+
+static int counter_metric(sqlite3 *db, const struct trax_rule *r, int track_id,
+			  const struct trax_span *w, const struct trax_trace_info *ti,
+			  struct trax_value *val, struct trax_error *err)
+{
+	struct sample *s = NULL;
+	struct held *h = NULL;
+	int n, m, ret;
+	double scale = track_scale(db, track_id), covered = 0, acc = 0;
+
+	ret = load_track(db, track_id, &s, &n, err);
+	if (ret)
+		return ret;
+	for (int i = 0; i < n; i++)
+		s[i].v *= scale;
+	m = held_intervals(s, n, w, ti->end, &h);
+	for (int i = 0; i < m; i++)
+		covered += h[i].dur;
+	if (r->stat == TRAX_STAT_COUNT) {
+		int c = 0;
+
+		for (int i = 0; i < n; i++)
+			c += s[i].ts >= w->start && s[i].ts <= w->end;
+		val->defined = 1;
+		val->v = c;
+		goto out;
+	}
+	if (!m) {
+		set_reason(val->reason, sizeof(val->reason), "no value of the track in the window "
+			   "(first sample %s)", n ? "after it" : "missing");
+		goto out;
+	}
+	val->defined = 1;
+	switch (r->stat) {
+	case TRAX_STAT_MIN:
+	case TRAX_STAT_MAX:
+		val->v = h[0].v;
+		for (int i = 1; i < m; i++)
+			if (r->stat == TRAX_STAT_MIN ? h[i].v < val->v : h[i].v > val->v)
+				val->v = h[i].v;
+		break;
+	case TRAX_STAT_FIRST:
+		val->v = h[0].v;
+		break;
+	case TRAX_STAT_LAST:
+		val->v = h[m - 1].v;
+		break;
+	case TRAX_STAT_MEAN:
+	case TRAX_STAT_SUM:
+		for (int i = 0; i < m; i++)
+			acc += h[i].v * h[i].dur;
+		val->v = r->stat == TRAX_STAT_MEAN ? acc / covered : acc / 1e9;
+		break;
+	case TRAX_STAT_MEDIAN:
+	case TRAX_STAT_PCT: {
+		/* time-weighted: the smallest value held for at least p% of the covered time */
+		double p = r->stat == TRAX_STAT_MEDIAN ? 50 : r->pct;
+
+		qsort(h, m, sizeof(*h), cmp_held);
+		val->v = h[m - 1].v;
+		for (int i = 0; i < m; i++) {
+			acc += h[i].dur;
+			if (acc >= p / 100.0 * covered - 1e-9) {
+				val->v = h[i].v;
+				break;
+			}
+		}
+		break;
+	}
+	case TRAX_STAT_TIME_ABOVE:
+	case TRAX_STAT_TIME_BELOW:
+		for (int i = 0; i < m; i++)
+			if (r->stat == TRAX_STAT_TIME_ABOVE ? h[i].v > r->level : h[i].v < r->level)
+				acc += h[i].dur;
+		val->v = r->stat_percent ? 100.0 * acc / covered : acc;
+		break;
+	default:
+		val->defined = 0;
+		set_reason(val->reason, sizeof(val->reason), "statistic not defined for counters");
+	}
+out:
+	free(s);
+	free(h);
+	return 0;
+}
+
+/* thermal residency: time with lo <= temp <= hi, absolute or % of the time covered by samples. */
+static int thermal_metric(sqlite3 *db, const struct trax_rule *r, int track_id,
+			  const struct trax_span *w, const struct trax_trace_info *ti,
+			  struct trax_value *val, struct trax_error *err)
+{
+	struct sample *s = NULL;
+	struct held *h = NULL;
+	double covered = 0, in = 0;
+	int n, m, ret;
+
+	ret = load_track(db, track_id, &s, &n, err);
+	if (ret)
+		return ret;
+	m = held_intervals(s, n, w, ti->end, &h);
+	for (int i = 0; i < m; i++) {
+		covered += h[i].dur;
+		if (h[i].v >= r->range[0] && h[i].v <= r->range[1])
+			in += h[i].dur;
+	}
+	if (!m) {
+		set_reason(val->reason, sizeof(val->reason), "no temperature sample of zone \"%s\" "
+			   "holds in the window", r->zone);
+	} else {
+		val->defined = 1;
+		val->v = r->expect.dim == TRAX_DIM_PERCENT ? 100.0 * in / covered : in;
+	}
+	free(s);
+	free(h);
+	return 0;
+}
+
+/* ---- sql ---- */
+
+static int sql_authorizer(void *ctx, int action, const char *a, const char *b, const char *c,
+			  const char *d)
+{
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+struct deadline {
+	struct timespec end;
+};
+
+static int sql_progress(void *ctx)
+{
+	struct deadline *d = ctx;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > d->end.tv_sec ||
+	       (now.tv_sec == d->end.tv_sec && now.tv_nsec > d->end.tv_nsec);
+}
+
+#define SQL_TIME_LIMIT_S 10
+
+static int sql_metric(sqlite3 *db, const struct trax_rule *r, struct trax_value *val,
+		      struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct deadline dl;
+	int rc, ret = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &dl.end);
+	dl.end.tv_sec += SQL_TIME_LIMIT_S;
+	sqlite3_set_authorizer(db, sql_authorizer, NULL);
+	sqlite3_progress_handler(db, 10000, sql_progress, &dl);
+	rc = sqlite3_prepare_v2(db, r->query, -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query: %s", r->id,
+				     sqlite3_errmsg(db));
+		goto out;
+	}
+	if (!sqlite3_stmt_readonly(st)) {
+		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query is not read-only", r->id);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (sqlite3_column_count(st) != 1) {
+			ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query returns %d columns, "
+					     "not one number", r->id, sqlite3_column_count(st));
+		} else if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
+			set_reason(val->reason, sizeof(val->reason), "query returned NULL");
+		} else if (sqlite3_column_type(st, 0) == SQLITE_TEXT ||
+			   sqlite3_column_type(st, 0) == SQLITE_BLOB) {
+			ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query returns text, not a "
+					     "number", r->id);
+		} else {
+			val->defined = 1;
+			val->v = sqlite3_column_double(st, 0);
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query returns "
+						     "several rows, not one number", r->id);
+			}
+		}
+	} else if (rc == SQLITE_DONE) {
+		set_reason(val->reason, sizeof(val->reason), "query returned no row");
+	} else if (rc == SQLITE_INTERRUPT) {
+		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query stopped after %d s", r->id,
+				     SQL_TIME_LIMIT_S);
+	} else {
+		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query: %s", r->id,
+				     sqlite3_errmsg(db));
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_set_authorizer(db, NULL, NULL);
+	sqlite3_progress_handler(db, 0, NULL, NULL);
+	return ret;
+}
+
+int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+		     const struct trax_span *span, const struct trax_trace_info *ti, int track_id,
+		     struct trax_value *val, struct trax_error *err)
+{
+	memset(val, 0, sizeof(*val));
+	switch (r->metric) {
+	case TRAX_METRIC_RUNTIME:
+	case TRAX_METRIC_RESIDENCY:
+	case TRAX_METRIC_DUTY_CYCLE:
+	case TRAX_METRIC_ACTIVATIONS:
+	case TRAX_METRIC_PERIOD:
+	case TRAX_METRIC_START_TIME:
+	case TRAX_METRIC_END_TIME:
+	case TRAX_METRIC_FIRST_CPU:
+	case TRAX_METRIC_LAST_CPU:
+	case TRAX_METRIC_MIGRATIONS:
+	case TRAX_METRIC_SWITCH:
+		return sched_metric(db, r, utids, n, span, ti, val, err);
+	case TRAX_METRIC_BUSY:
+		return busy_metric(db, r, utids, n, span, ti, val, err);
+	case TRAX_METRIC_WAKEUP_LATENCY:
+	case TRAX_METRIC_RUNNABLE:
+	case TRAX_METRIC_PREEMPTED:
+		return state_metric(db, r, utids, n, span, val, err);
+	case TRAX_METRIC_THERMAL_RESIDENCY:
+		return thermal_metric(db, r, track_id, span, ti, val, err);
+	case TRAX_METRIC_COUNTER:
+		return counter_metric(db, r, track_id, span, ti, val, err);
+	case TRAX_METRIC_SQL:
+		return sql_metric(db, r, val, err);
+	default:
+		return trax_error_set(err, TRAX_E_EVAL, "metric %s: not implemented",
+				      trax_metric_name(r->metric));
+	}
+}

@@ -1,0 +1,128 @@
+/* cmd/cmd-check.c: `trax check`: evaluate rules on traces, the regression gate. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assert/assert.h"
+#include "cmd/cmd.h"
+#include "parse/parse.h"
+#include "rules/rules.h"
+#include "util/strbuf.h"
+
+const char cmd_check_usage[] =
+	"usage: trax check RULES.json TRACE|DB... [--format tap|junit|json|text] [-o FILE]\n"
+	"\n"
+	"Evaluate every rule of RULES.json on every trace or database (doc/rules.md describes\n"
+	"the rule language). A trace is loaded on the fly with only the events its rules need.\n"
+	"\n"
+	"  -f, --format FMT   tap (TAP 13, kselftest dialect; the default when stdout is not a\n"
+	"                     terminal), junit (JUnit XML), json (every value), text (aligned;\n"
+	"                     the default on a terminal)\n"
+	"  -o, --output FILE  write there instead of stdout (replaced only when complete)\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"Exit status: 0 every rule passed (warnings and expected failures allowed), 1 a rule\n"
+	"failed, 2 usage, input or evaluation error, 4 every rule was skipped.\n";
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trax_verdicts v = { 0 };
+	struct trax_error err = { 0 };
+	struct trax_rules *rs = NULL;
+	enum trax_out_format fmt = isatty(1) ? TRAX_OUT_TEXT : TRAX_OUT_TAP;
+	const char *outpath = NULL;
+	char *events = NULL, *tmp = NULL;
+	FILE *out = stdout;
+	int c, ret = EXIT_INPUT;
+
+	if (cmd_wants_help(argc, argv, cmd_check_usage))
+		return EXIT_OK;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "tap"))
+				fmt = TRAX_OUT_TAP;
+			else if (!strcmp(optarg, "junit"))
+				fmt = TRAX_OUT_JUNIT;
+			else if (!strcmp(optarg, "json"))
+				fmt = TRAX_OUT_JSON;
+			else if (!strcmp(optarg, "text"))
+				fmt = TRAX_OUT_TEXT;
+			else
+				return cmd_usage_error("check", "unknown format '%s'", optarg);
+			break;
+		case 'o': outpath = optarg; break;
+		default:
+			return cmd_usage_error("check", "unknown option");
+		}
+	}
+	if (argc - optind < 2)
+		return cmd_usage_error("check", "expects RULES.json and at least one TRACE or DB");
+	if (trax_rules_load(argv[optind], &rs, &err))
+		return cmd_fail("check", &err);
+	events = trax_rules_events(rs);
+	for (int i = optind + 1; i < argc; i++) {
+		sqlite3 *db = NULL;
+
+		if (trax_db_open(argv[i], events, &db, &err)) {
+			cmd_fail("check", &err);
+			goto out;
+		}
+		if (trax_check_db(rs, db, argv[i], &v, &err)) {
+			sqlite3_close(db);
+			cmd_fail("check", &err);
+			goto out;
+		}
+		sqlite3_close(db);
+	}
+	if (outpath) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s.tmp-%d", outpath, (int)getpid());
+		tmp = strbuf_detach(&sb);
+		out = fopen(tmp, "w");
+		if (!out) {
+			fprintf(stderr, "trax check: %s: %s\n", outpath, strerror(errno));
+			free(tmp);
+			tmp = NULL;
+			out = stdout;
+			goto out;
+		}
+	}
+	if (trax_verdicts_write(&v, fmt, out) < 0) {
+		fprintf(stderr, "trax check: %s: write error\n", outpath ? outpath : "stdout");
+		goto out;
+	}
+	if (tmp) {
+		if (fclose(out) != 0 || rename(tmp, outpath) < 0) {
+			fprintf(stderr, "trax check: %s: %s\n", outpath, strerror(errno));
+			out = stdout;
+			goto out;
+		}
+		out = stdout;
+		free(tmp);
+		tmp = NULL;
+	}
+	ret = trax_verdicts_exit_status(&v);
+out:
+	if (tmp) {
+		if (out != stdout)
+			fclose(out);
+		unlink(tmp);
+		free(tmp);
+	}
+	free(events);
+	trax_verdicts_release(&v);
+	trax_rules_free(rs);
+	return ret;
+}

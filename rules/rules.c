@@ -1,0 +1,1175 @@
+/* rules/rules.c: loading rule files (JSON, via jansson) and validating them, with located errors. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "rules/rules.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+#define _M(e, s) s,
+static const char *const metric_names[] = { TRAX_METRICS };
+#undef _M
+
+const char *trax_metric_name(enum trax_metric m)
+{
+	return m < TRAX_METRIC__COUNT ? metric_names[m] : "?";
+}
+
+/* ---- what each metric takes ---- */
+
+enum { K_TASK = 1, K_CPUS = 2, K_STAT = 4, K_ZONE = 8, K_RANGE = 16, K_TRACK = 32, K_FROMTO = 64,
+       K_QUERY = 128, K_LEVEL = 256, K_CPU = 512, K_AGG = 1024 };
+
+struct metric_spec {
+	unsigned allowed, required;
+	enum trax_dim dim;	/* the natural dimension */
+	int percent_ok;		/* may also be expressed in % */
+};
+
+static const struct metric_spec specs[TRAX_METRIC__COUNT] = {
+	[TRAX_METRIC_RUNTIME] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_RESIDENCY] = { K_TASK | K_CPUS | K_AGG, K_TASK | K_CPUS, TRAX_DIM_TIME, 1 },
+	[TRAX_METRIC_DUTY_CYCLE] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_PERCENT, 0 },
+	[TRAX_METRIC_ACTIVATIONS] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_PERIOD] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_WAKEUP_LATENCY] = { K_TASK | K_STAT | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_RUNNABLE] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 1 },
+	[TRAX_METRIC_PREEMPTED] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 1 },
+	[TRAX_METRIC_START_TIME] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_END_TIME] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_FIRST_CPU] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_CPU, 0 },
+	[TRAX_METRIC_LAST_CPU] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_CPU, 0 },
+	[TRAX_METRIC_MIGRATIONS] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_SWITCH] = { K_TASK | K_FROMTO | K_AGG, K_TASK | K_FROMTO, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_BUSY] = { K_TASK | K_CPUS | K_AGG, 0, TRAX_DIM_TIME, 1 },
+	[TRAX_METRIC_THERMAL_RESIDENCY] = { K_ZONE | K_RANGE, K_ZONE | K_RANGE, TRAX_DIM_TIME, 1 },
+	[TRAX_METRIC_COUNTER] = { K_TRACK | K_ZONE | K_CPU | K_STAT | K_LEVEL, K_TRACK | K_STAT,
+				  TRAX_DIM_COUNT, 1 },
+	[TRAX_METRIC_SQL] = { K_QUERY, K_QUERY, TRAX_DIM_COUNT, 0 },
+};
+
+static const struct {
+	const char *key;
+	unsigned flag;
+} metric_keys[] = {
+	{ "task", K_TASK }, { "cpus", K_CPUS }, { "stat", K_STAT }, { "zone", K_ZONE },
+	{ "range", K_RANGE }, { "track", K_TRACK }, { "from", K_FROMTO }, { "to", K_FROMTO },
+	{ "query", K_QUERY }, { "level", K_LEVEL }, { "cpu", K_CPU }, { "aggregate", K_AGG },
+	{ NULL, 0 },
+};
+
+static const char *const common_keys[] = {
+	"id", "metric", "description", "window", "expect", "edges", "severity", "xfail",
+	"requires", "buffer", NULL,
+};
+
+/* ---- units ---- */
+
+static const struct {
+	const char *name;
+	enum trax_dim dim;
+	double scale;
+} units[] = {
+	{ "ns", TRAX_DIM_TIME, 1 }, { "us", TRAX_DIM_TIME, 1e3 }, { "\xc2\xb5s", TRAX_DIM_TIME, 1e3 },
+	{ "ms", TRAX_DIM_TIME, 1e6 }, { "s", TRAX_DIM_TIME, 1e9 },
+	{ "%", TRAX_DIM_PERCENT, 1 },
+	{ "B", TRAX_DIM_BYTES, 1 }, { "KiB", TRAX_DIM_BYTES, 1024 },
+	{ "MiB", TRAX_DIM_BYTES, 1048576 }, { "GiB", TRAX_DIM_BYTES, 1073741824 },
+	{ "kB", TRAX_DIM_BYTES, 1e3 }, { "MB", TRAX_DIM_BYTES, 1e6 }, { "GB", TRAX_DIM_BYTES, 1e9 },
+	{ "Hz", TRAX_DIM_FREQ, 1 }, { "kHz", TRAX_DIM_FREQ, 1e3 }, { "MHz", TRAX_DIM_FREQ, 1e6 },
+	{ "GHz", TRAX_DIM_FREQ, 1e9 },
+	{ "mC", TRAX_DIM_TEMP, 1 }, { "C", TRAX_DIM_TEMP, 1e3 },
+	{ NULL, 0, 0 },
+};
+
+static const char *dim_name(enum trax_dim d)
+{
+	switch (d) {
+	case TRAX_DIM_TIME: return "a time (ns, us, ms, s)";
+	case TRAX_DIM_PERCENT: return "a percentage (%)";
+	case TRAX_DIM_BYTES: return "a size (B, KiB, MiB, GiB)";
+	case TRAX_DIM_FREQ: return "a frequency (Hz, kHz, MHz, GHz)";
+	case TRAX_DIM_TEMP: return "a temperature (mC, C)";
+	case TRAX_DIM_CPU: return "a CPU number";
+	default: return "a count (no unit)";
+	}
+}
+
+/* ---- error context ---- */
+
+struct ctx {
+	const char *path;
+	struct trax_error *err;
+	const struct trax_rules *rs;
+	int index;		/* -1 outside "rules" */
+	const char *id;
+};
+
+static int fail(struct ctx *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct ctx *c, const char *key, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "%s: ", c->path);
+	if (c->index >= 0) {
+		strbuf_addf(&sb, "rules[%d]", c->index);
+		if (c->id)
+			strbuf_addf(&sb, " (id \"%s\")", c->id);
+		if (key)
+			strbuf_addf(&sb, ".%s", key);
+		strbuf_adds(&sb, ": ");
+	} else if (key) {
+		strbuf_addf(&sb, "%s: ", key);
+	}
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	trax_error_set(c->err, TRAX_E_RULES, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -TRAX_E_RULES;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *r = strdup(s);
+
+	if (!r)
+		abort();
+	return r;
+}
+
+/* ---- numbers ---- */
+
+int trax_parse_seconds(const char *s, int64_t *ns)
+{
+	int neg = 0;
+	int64_t whole = 0, frac = 0;
+	int digits = 0;
+	const char *p = s;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (!(*p >= '0' && *p <= '9') && *p != '.')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > (INT64_MAX / 10 - 10) / 1000000000)
+			return -1;
+		whole = whole * 10 + (*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (digits < 9) {
+				frac = frac * 10 + (*p - '0');
+				digits++;
+			}
+		}
+	}
+	while (*p == ' ')
+		p++;
+	if (*p == 's' && !p[1])
+		p++;
+	if (*p)
+		return -1;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = whole * 1000000000 + frac;
+	if (neg)
+		*ns = -*ns;
+	return 0;
+}
+
+/* A time in seconds given as a JSON string or number. */
+static int json_seconds(struct ctx *c, const char *key, json_t *v, int64_t *ns)
+{
+	if (json_is_string(v)) {
+		if (trax_parse_seconds(json_string_value(v), ns) < 0)
+			return fail(c, key, "not a time in seconds: \"%s\"", json_string_value(v));
+		return 0;
+	}
+	if (json_is_number(v)) {
+		*ns = llround(json_number_value(v) * 1e9);
+		return 0;
+	}
+	return fail(c, key, "expected seconds as a string (\"106439.678991\") or a number");
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* NUM [UNIT] at *pp; fills value (as written) and unit. */
+static int parse_quantity(const char **pp, double *v, char *unit, size_t ulen)
+{
+	const char *p = skip_ws(*pp);
+	char *end;
+	size_t n = 0;
+
+	errno = 0;
+	*v = strtod(p, &end);
+	if (end == p || errno)
+		return -1;
+	p = skip_ws(end);
+	while (p[n] && p[n] != ' ' && p[n] != '\t' && n + 1 < ulen)
+		n++;
+	/* a following keyword is not a unit */
+	if ((n == 3 && !strncmp(p, "and", 3)) || (n == 2 && !strncmp(p, "+-", 2)) ||
+	    (n >= 2 && !strncmp(p, "\xc2\xb1", 2)))
+		n = 0;
+	memcpy(unit, p, n);
+	unit[n] = '\0';
+	*pp = p + n;
+	return 0;
+}
+
+static int unit_lookup(const char *unit, enum trax_dim *dim, double *scale)
+{
+	for (int i = 0; units[i].name; i++) {
+		if (!strcmp(units[i].name, unit)) {
+			*dim = units[i].dim;
+			*scale = units[i].scale;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int group_cpus(const struct trax_rules *rs, const char *name, int **cpus, int *n)
+{
+	for (int i = 0; i < rs->ngroups; i++) {
+		if (!strcmp(rs->groups[i].name, name)) {
+			*n = rs->groups[i].ncpus;
+			*cpus = malloc(*n * sizeof(int) + 1);
+			if (!*cpus)
+				abort();
+			memcpy(*cpus, rs->groups[i].cpus, *n * sizeof(int));
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Parse an expectation for a value of dimension dim (percent_ok: % allowed as well). The
+ * threshold's own dimension follows its unit; a bare number is a count, or 0 of anything.
+ */
+static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int percent_ok,
+			struct trax_threshold *t)
+{
+	static const struct {
+		const char *s;
+		enum trax_op op;
+	} ops[] = {
+		{ "<=", TRAX_OP_LE }, { ">=", TRAX_OP_GE }, { "==", TRAX_OP_EQ }, { "!=", TRAX_OP_NE },
+		{ "<", TRAX_OP_LT }, { ">", TRAX_OP_GT }, { "=", TRAX_OP_EQ }, { NULL, 0 },
+	};
+	const char *p = skip_ws(text);
+	char unit[16] = "", unit2[16] = "";
+	double v1 = 0, v2 = 0;
+	int have2 = 0, tol = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->text = xstrdup(text);
+	if (!strncmp(p, "in ", 3)) {
+		const char *g = skip_ws(p + 3);
+
+		if (dim != TRAX_DIM_CPU)
+			return fail(c, "expect", "\"in GROUP\" applies to CPU metrics only");
+		t->op = TRAX_OP_IN;
+		t->dim = TRAX_DIM_CPU;
+		if (group_cpus(c->rs, g, &t->cpus, &t->ncpus) < 0)
+			return fail(c, "expect", "unknown topology group \"%s\"", g);
+		return 0;
+	}
+	if (!strncmp(p, "between ", 8)) {
+		p += 8;
+		if (parse_quantity(&p, &v1, unit, sizeof(unit)) < 0)
+			return fail(c, "expect", "expected a number after \"between\" in \"%s\"",
+				    text);
+		p = skip_ws(p);
+		if (strncmp(p, "and", 3))
+			return fail(c, "expect", "expected \"between A and B\" in \"%s\"", text);
+		p += 3;
+		if (parse_quantity(&p, &v2, unit2, sizeof(unit2)) < 0)
+			return fail(c, "expect", "expected a number after \"and\" in \"%s\"", text);
+		t->op = TRAX_OP_RANGE;
+		have2 = 1;
+	} else {
+		int i;
+
+		for (i = 0; ops[i].s; i++)
+			if (!strncmp(p, ops[i].s, strlen(ops[i].s)))
+				break;
+		if (ops[i].s) {
+			t->op = ops[i].op;
+			p += strlen(ops[i].s);
+		} else {
+			t->op = TRAX_OP_EQ;	/* "25 % +- 1 %" */
+		}
+		if (parse_quantity(&p, &v1, unit, sizeof(unit)) < 0)
+			return fail(c, "expect", "expected \"OP NUMBER [UNIT]\", got \"%s\"", text);
+		p = skip_ws(p);
+		if (!strncmp(p, "+-", 2) || !strncmp(p, "\xc2\xb1", 2)) {
+			p += 2;
+			if (t->op != TRAX_OP_EQ)
+				return fail(c, "expect", "a tolerance goes with == (\"%s\")", text);
+			if (parse_quantity(&p, &v2, unit2, sizeof(unit2)) < 0)
+				return fail(c, "expect", "expected a tolerance after +- in \"%s\"",
+					    text);
+			t->op = TRAX_OP_RANGE;
+			have2 = tol = 1;
+		}
+	}
+	p = skip_ws(p);
+	if (*p)
+		return fail(c, "expect", "unexpected \"%s\" in \"%s\"", p, text);
+	if (have2 && !unit2[0])
+		snprintf(unit2, sizeof(unit2), "%s", unit);
+	if (have2 && !unit[0] && !tol)
+		snprintf(unit, sizeof(unit), "%s", unit2);	/* "between 2 and 3 ms" */
+
+	if (!unit[0]) {
+		t->scale = 1;
+		if (dim == TRAX_DIM_COUNT || dim == TRAX_DIM_CPU || (v1 == 0 && !have2))
+			t->dim = dim;
+		else
+			return fail(c, "expect", "\"%s\" needs a unit: the value is %s", text,
+				    dim_name(dim));
+	} else {
+		enum trax_dim udim;
+
+		if (unit_lookup(unit, &udim, &t->scale) < 0)
+			return fail(c, "expect", "unknown unit \"%s\"", unit);
+		if (udim == TRAX_DIM_PERCENT && percent_ok)
+			t->dim = TRAX_DIM_PERCENT;
+		else if (dim == TRAX_DIM_COUNT && c->index >= 0 &&
+			 c->rs->rules[c->index].metric == TRAX_METRIC_SQL)
+			t->dim = udim;	/* sql: the number is in the unit's base */
+		else if (udim != dim && !(dim == TRAX_DIM_COUNT && udim == TRAX_DIM_PERCENT))
+			return fail(c, "expect", "unit \"%s\" does not fit: the value is %s", unit,
+				    dim_name(dim));
+		else
+			t->dim = udim;
+		snprintf(t->unit, sizeof(t->unit), "%s", unit);
+	}
+	t->a = v1 * t->scale;
+	t->b = v2 * t->scale;
+	if (have2 && unit2[0]) {
+		enum trax_dim d2;
+		double s2;
+
+		if (unit_lookup(unit2, &d2, &s2) < 0)
+			return fail(c, "expect", "unknown unit \"%s\"", unit2);
+		if (d2 != t->dim)
+			return fail(c, "expect", "\"%s\" and \"%s\" measure different things in \"%s\"",
+				    unit, unit2, text);
+		t->b = v2 * s2;
+	}
+	if (tol) {
+		double centre = t->a, d = t->b;
+
+		t->a = centre - d;
+		t->b = centre + d;
+	}
+	if (t->op == TRAX_OP_RANGE && t->a > t->b)
+		return fail(c, "expect", "empty range in \"%s\"", text);
+	return 0;
+}
+
+int trax_threshold_met(const struct trax_threshold *t, double v)
+{
+	/* Values equal up to rounding of the printed unit count as equal. */
+	double eps = 1e-9 * (fabs(t->a) > 1 ? fabs(t->a) : 1);
+
+	switch (t->op) {
+	case TRAX_OP_LT: return v < t->a - eps;
+	case TRAX_OP_LE: return v <= t->a + eps;
+	case TRAX_OP_GT: return v > t->a + eps;
+	case TRAX_OP_GE: return v >= t->a - eps;
+	case TRAX_OP_EQ: return fabs(v - t->a) <= eps;
+	case TRAX_OP_NE: return fabs(v - t->a) > eps;
+	case TRAX_OP_RANGE: return v >= t->a - eps && v <= t->b + eps;
+	case TRAX_OP_IN:
+		for (int i = 0; i < t->ncpus; i++)
+			if ((double)t->cpus[i] == v)
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf, size_t len)
+{
+	enum trax_dim ud;
+	double scale = 1;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "undefined");
+		return buf;
+	}
+	if (unit && *unit && unit_lookup(unit, &ud, &scale) == 0 && ud == dim) {
+		snprintf(buf, len, "%.6g %s", v / scale, unit);
+		return buf;
+	}
+	switch (dim) {
+	case TRAX_DIM_TIME:
+		if (fabs(v) >= 1e9)
+			snprintf(buf, len, "%.9g s", v / 1e9);
+		else if (fabs(v) >= 1e6)
+			snprintf(buf, len, "%.6g ms", v / 1e6);
+		else if (fabs(v) >= 1e3)
+			snprintf(buf, len, "%.6g us", v / 1e3);
+		else
+			snprintf(buf, len, "%.6g ns", v);
+		break;
+	case TRAX_DIM_PERCENT: snprintf(buf, len, "%.6g %%", v); break;
+	case TRAX_DIM_BYTES: snprintf(buf, len, "%.0f B", v); break;
+	case TRAX_DIM_FREQ: snprintf(buf, len, "%.6g Hz", v); break;
+	case TRAX_DIM_TEMP: snprintf(buf, len, "%.6g mC", v); break;
+	case TRAX_DIM_CPU: snprintf(buf, len, "CPU %.0f", v); break;
+	default: snprintf(buf, len, "%.10g", v); break;
+	}
+	return buf;
+}
+
+/* ---- pieces of a rule ---- */
+
+static int parse_cpu_list(struct ctx *c, const char *key, json_t *v, int **cpus, int *n,
+			  char **name)
+{
+	size_t i;
+	json_t *e;
+
+	*cpus = NULL;
+	*n = 0;
+	if (json_is_string(v)) {
+		if (group_cpus(c->rs, json_string_value(v), cpus, n) < 0)
+			return fail(c, key, "unknown topology group \"%s\"", json_string_value(v));
+		if (name)
+			*name = xstrdup(json_string_value(v));
+		return 0;
+	}
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(c, key, "expected a topology group name or a list of CPUs");
+	*cpus = calloc(json_array_size(v) + 1, sizeof(int));
+	if (!*cpus)
+		abort();
+	json_array_foreach(v, i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    json_integer_value(e) > 4095)
+			return fail(c, key, "item %zu: expected a CPU number", i);
+		(*cpus)[(*n)++] = json_integer_value(e);
+	}
+	return 0;
+}
+
+static int parse_window_obj(struct ctx *c, const char *key, json_t *o, struct trax_window *w)
+{
+	const char *k;
+	json_t *v;
+	int ret;
+
+	if (json_is_string(o)) {
+		if (!strcmp(json_string_value(o), "complete")) {
+			w->kind = TRAX_WIN_COMPLETE;
+			return 0;
+		}
+		return fail(c, key, "unknown window \"%s\"", json_string_value(o));
+	}
+	if (!json_is_object(o))
+		return fail(c, key, "expected a window name, \"complete\" or an object");
+	w->kind = TRAX_WIN_ABSOLUTE;
+	w->occurrence = 1;
+	json_object_foreach(o, k, v) {
+		char sub[96];
+
+		snprintf(sub, sizeof(sub), "%s.%s", key, k);
+		if (!strcmp(k, "start") || !strcmp(k, "end")) {
+			int64_t ns;
+
+			ret = json_seconds(c, sub, v, &ns);
+			if (ret)
+				return ret;
+			if (k[0] == 's')
+				w->start = ns, w->has_start = 1;
+			else
+				w->end = ns, w->has_end = 1;
+		} else if (!strcmp(k, "relative")) {
+			if (!json_is_boolean(v))
+				return fail(c, sub, "expected true or false");
+			if (json_is_true(v))
+				w->kind = TRAX_WIN_RELATIVE;
+		} else if (!strcmp(k, "from_marker") || !strcmp(k, "to_marker")) {
+			if (!json_is_string(v) || !*json_string_value(v))
+				return fail(c, sub, "expected the marker text");
+			if (k[0] == 'f')
+				w->from_marker = xstrdup(json_string_value(v));
+			else
+				w->to_marker = xstrdup(json_string_value(v));
+		} else if (!strcmp(k, "occurrence")) {
+			if (!json_is_integer(v) || json_integer_value(v) < 1)
+				return fail(c, sub, "expected a number >= 1");
+			w->occurrence = json_integer_value(v);
+		} else if (!strcmp(k, "match")) {
+			if (!json_is_string(v) || (strcmp(json_string_value(v), "exact") &&
+						   strcmp(json_string_value(v), "prefix")))
+				return fail(c, sub, "expected \"exact\" or \"prefix\"");
+			w->prefix = !strcmp(json_string_value(v), "prefix");
+		} else {
+			return fail(c, sub, "unknown key (start, end, relative, from_marker, "
+				    "to_marker, occurrence, match)");
+		}
+	}
+	if (w->from_marker || w->to_marker) {
+		if (!w->from_marker || !w->to_marker)
+			return fail(c, key, "from_marker and to_marker go together");
+		if (w->has_start || w->has_end)
+			return fail(c, key, "a marker window has no start/end");
+		w->kind = TRAX_WIN_MARKERS;
+	} else if (!w->has_start && !w->has_end) {
+		return fail(c, key, "a window needs start and/or end, or markers");
+	}
+	if (w->has_start && w->has_end && w->end < w->start)
+		return fail(c, key, "end is before start");
+	return 0;
+}
+
+static void window_copy(struct trax_window *dst, const struct trax_window *src)
+{
+	*dst = *src;
+	dst->name = src->name ? xstrdup(src->name) : NULL;
+	dst->from_marker = src->from_marker ? xstrdup(src->from_marker) : NULL;
+	dst->to_marker = src->to_marker ? xstrdup(src->to_marker) : NULL;
+}
+
+static void window_release(struct trax_window *w)
+{
+	free(w->name);
+	free(w->from_marker);
+	free(w->to_marker);
+}
+
+struct named_window {
+	char *name;
+	struct trax_window w;
+};
+
+static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
+{
+	const char *k;
+	json_t *x;
+
+	if (json_is_string(v)) {
+		s->kind = TRAX_SEL_GLOB;
+		s->pattern = xstrdup(json_string_value(v));
+		s->text = xstrdup(s->pattern);
+		if (!*s->pattern)
+			return fail(c, "task", "empty task name");
+		return 0;
+	}
+	if (json_is_integer(v)) {
+		s->kind = TRAX_SEL_PID;
+		s->id = json_integer_value(v);
+	} else if (json_is_object(v) && json_object_size(v) == 1) {
+		json_object_foreach(v, k, x) {
+			if (!strcmp(k, "comm")) {
+				if (!json_is_string(x) || !*json_string_value(x))
+					return fail(c, "task.comm", "expected a name or glob");
+				s->kind = TRAX_SEL_GLOB;
+				s->pattern = xstrdup(json_string_value(x));
+			} else if (!strcmp(k, "regex")) {
+				int rc;
+
+				if (!json_is_string(x))
+					return fail(c, "task.regex", "expected a regular expression");
+				s->kind = TRAX_SEL_REGEX;
+				s->pattern = xstrdup(json_string_value(x));
+				rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NOSUB);
+				if (rc) {
+					char msg[128];
+
+					regerror(rc, &s->re, msg, sizeof(msg));
+					s->kind = TRAX_SEL_NONE;
+					return fail(c, "task.regex", "%s", msg);
+				}
+			} else if (!strcmp(k, "pid") || !strcmp(k, "tgid")) {
+				if (!json_is_integer(x) || json_integer_value(x) < 0)
+					return fail(c, k[0] == 'p' ? "task.pid" : "task.tgid",
+						    "expected a number");
+				s->kind = k[0] == 'p' ? TRAX_SEL_PID : TRAX_SEL_TGID;
+				s->id = json_integer_value(x);
+			} else {
+				return fail(c, "task", "unknown selector \"%s\" (comm, regex, pid, "
+					    "tgid)", k);
+			}
+		}
+	} else {
+		return fail(c, "task", "expected a comm glob, a pid, or one of {\"comm\": ...}, "
+			    "{\"regex\": ...}, {\"pid\": N}, {\"tgid\": N}");
+	}
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		if (s->kind == TRAX_SEL_PID || s->kind == TRAX_SEL_TGID)
+			strbuf_addf(&sb, "%s %lld", s->kind == TRAX_SEL_PID ? "pid" : "tgid",
+				    (long long)s->id);
+		else
+			strbuf_addf(&sb, "%s%s", s->kind == TRAX_SEL_REGEX ? "regex " : "",
+				    s->pattern);
+		s->text = strbuf_detach(&sb);
+	}
+	return 0;
+}
+
+static int parse_stat(struct ctx *c, const char *s, struct trax_rule *r)
+{
+	static const struct {
+		const char *name;
+		enum trax_stat st;
+	} stats[] = {
+		{ "min", TRAX_STAT_MIN }, { "max", TRAX_STAT_MAX }, { "mean", TRAX_STAT_MEAN },
+		{ "avg", TRAX_STAT_MEAN }, { "median", TRAX_STAT_MEDIAN }, { "count", TRAX_STAT_COUNT },
+		{ "sum", TRAX_STAT_SUM }, { "time_above", TRAX_STAT_TIME_ABOVE },
+		{ "time_below", TRAX_STAT_TIME_BELOW }, { "first", TRAX_STAT_FIRST },
+		{ "last", TRAX_STAT_LAST }, { NULL, 0 },
+	};
+
+	for (int i = 0; stats[i].name; i++) {
+		if (!strcmp(stats[i].name, s)) {
+			r->stat = stats[i].st;
+			return 0;
+		}
+	}
+	if (s[0] == 'p' && s[1]) {
+		char *end;
+		double p = strtod(s + 1, &end);
+
+		if (!*end && p >= 0 && p <= 100) {
+			r->stat = TRAX_STAT_PCT;
+			r->pct = p;
+			return 0;
+		}
+	}
+	return fail(c, "stat", "unknown statistic \"%s\" (min, max, mean, median, pNN, count, sum, "
+		    "time_above, time_below, first, last)", s);
+}
+
+enum trax_dim trax_rule_value_dim(const struct trax_rule *r)
+{
+	const struct metric_spec *sp = &specs[r->metric];
+
+	if (r->expect.dim == TRAX_DIM_PERCENT && (sp->percent_ok || r->metric == TRAX_METRIC_DUTY_CYCLE))
+		return TRAX_DIM_PERCENT;
+	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && r->stat == TRAX_STAT_COUNT)
+		return TRAX_DIM_COUNT;
+	if (r->metric == TRAX_METRIC_COUNTER || r->metric == TRAX_METRIC_SQL)
+		return r->expect.dim;
+	return sp->dim;
+}
+
+/* The natural dimension of a counter track's values. */
+static enum trax_dim track_dim(const struct trax_rule *r)
+{
+	if (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW)
+		return TRAX_DIM_TIME;
+	if (r->stat == TRAX_STAT_COUNT)
+		return TRAX_DIM_COUNT;
+	if (!strcmp(r->track, "cpu_frequency"))
+		return TRAX_DIM_FREQ;
+	if (!strcmp(r->track, "thermal_temperature"))
+		return TRAX_DIM_TEMP;
+	return TRAX_DIM_COUNT;
+}
+
+/* A level for time_above/below, or a thermal range bound: number (base unit) or "75 C". */
+static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim dim, double *out)
+{
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	if (json_is_string(v)) {
+		const char *p = json_string_value(v);
+		char unit[16];
+		double x, scale;
+		enum trax_dim ud;
+
+		if (parse_quantity(&p, &x, unit, sizeof(unit)) < 0 || *skip_ws(p))
+			return fail(c, key, "expected a number with an optional unit");
+		if (!unit[0]) {
+			*out = x;
+			return 0;
+		}
+		if (unit_lookup(unit, &ud, &scale) < 0)
+			return fail(c, key, "unknown unit \"%s\"", unit);
+		if (dim != TRAX_DIM_COUNT && ud != dim)
+			return fail(c, key, "unit \"%s\" does not fit: expected %s", unit,
+				    dim_name(dim));
+		*out = x * scale;
+		return 0;
+	}
+	return fail(c, key, "expected a number or a string with a unit");
+}
+
+static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
+		      const struct named_window *wins, int nwins)
+{
+	const struct metric_spec *sp;
+	const char *k, *mname;
+	unsigned seen = 0;
+	json_t *v;
+	int ret, i;
+
+	r->track_cpu = -1;
+	if (!json_is_object(o))
+		return fail(c, NULL, "expected an object");
+	v = json_object_get(o, "id");
+	if (v) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			return fail(c, "id", "expected a non-empty string");
+		r->id = xstrdup(json_string_value(v));
+		for (const char *p = r->id; *p; p++)
+			if (*p == '#' || *p == '\n' || *p == ' ')
+				return fail(c, "id", "ids may not contain spaces or '#'");
+		c->id = r->id;
+		for (i = 0; i < c->index; i++)
+			if (!strcmp(c->rs->rules[i].id, r->id))
+				return fail(c, "id", "duplicate id (also rules[%d])", i);
+	} else {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "rule-%d", c->index + 1);
+		r->id = xstrdup(buf);
+	}
+	v = json_object_get(o, "metric");
+	if (!v)
+		return fail(c, "metric", "missing");
+	if (!json_is_string(v))
+		return fail(c, "metric", "expected a metric name");
+	mname = json_string_value(v);
+	for (i = 0; i < TRAX_METRIC__COUNT; i++)
+		if (!strcmp(metric_names[i], mname))
+			break;
+	if (i == TRAX_METRIC__COUNT)
+		return fail(c, "metric", "unknown metric \"%s\"", mname);
+	r->metric = i;
+	sp = &specs[r->metric];
+
+	/* every key known and allowed for this metric */
+	json_object_foreach(o, k, v) {
+		int known = 0;
+
+		for (i = 0; common_keys[i]; i++)
+			if (!strcmp(common_keys[i], k))
+				known = 1;
+		for (i = 0; !known && metric_keys[i].key; i++) {
+			if (!strcmp(metric_keys[i].key, k)) {
+				if (!(sp->allowed & metric_keys[i].flag))
+					return fail(c, k, "not a parameter of metric \"%s\"", mname);
+				seen |= metric_keys[i].flag;
+				known = 1;
+			}
+		}
+		if (!known)
+			return fail(c, k, "unknown key");
+	}
+	for (i = 0; metric_keys[i].key; i++)
+		if ((sp->required & metric_keys[i].flag) && !(seen & metric_keys[i].flag))
+			return fail(c, metric_keys[i].key, "missing (metric \"%s\" needs it)", mname);
+
+	if ((v = json_object_get(o, "description"))) {
+		if (!json_is_string(v))
+			return fail(c, "description", "expected a string");
+		r->description = xstrdup(json_string_value(v));
+	}
+	if ((v = json_object_get(o, "task")) && (ret = parse_selector(c, v, &r->task)))
+		return ret;
+	if ((v = json_object_get(o, "cpus")) &&
+	    (ret = parse_cpu_list(c, "cpus", v, &r->cpus, &r->ncpus, &r->cpus_name)))
+		return ret;
+	if ((v = json_object_get(o, "from")) &&
+	    (ret = parse_cpu_list(c, "from", v, &r->from_cpus, &r->nfrom, &r->from_name)))
+		return ret;
+	if ((v = json_object_get(o, "to")) &&
+	    (ret = parse_cpu_list(c, "to", v, &r->to_cpus, &r->nto, &r->to_name)))
+		return ret;
+	if ((v = json_object_get(o, "stat"))) {
+		if (!json_is_string(v))
+			return fail(c, "stat", "expected a statistic name");
+		if ((ret = parse_stat(c, json_string_value(v), r)))
+			return ret;
+	}
+	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && !r->stat)
+		r->stat = TRAX_STAT_MAX;
+	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY &&
+	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW ||
+	     r->stat == TRAX_STAT_FIRST || r->stat == TRAX_STAT_LAST))
+		return fail(c, "stat", "not a statistic of a latency distribution");
+	if ((v = json_object_get(o, "zone"))) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			return fail(c, "zone", "expected a thermal zone name");
+		r->zone = xstrdup(json_string_value(v));
+	}
+	if ((v = json_object_get(o, "track"))) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			return fail(c, "track", "expected a track name (cpu_frequency, cpu_idle, "
+				    "thermal_temperature, cdev_update, ...)");
+		r->track = xstrdup(json_string_value(v));
+	}
+	if ((v = json_object_get(o, "cpu"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(c, "cpu", "expected a CPU number");
+		r->track_cpu = json_integer_value(v);
+	}
+	if ((v = json_object_get(o, "query"))) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			return fail(c, "query", "expected an SQL SELECT");
+		r->query = xstrdup(json_string_value(v));
+	}
+	if ((v = json_object_get(o, "range"))) {
+		if (!json_is_array(v) || json_array_size(v) != 2)
+			return fail(c, "range", "expected [low, high] (numbers in mC, or strings "
+				    "with a unit: [\"0 C\", \"75 C\"])");
+		for (i = 0; i < 2; i++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "range[%d]", i);
+			if ((ret = parse_level(c, key, json_array_get(v, i), TRAX_DIM_TEMP,
+					       &r->range[i])))
+				return ret;
+		}
+		if (r->range[0] > r->range[1])
+			return fail(c, "range", "low is above high");
+	}
+	if (r->metric == TRAX_METRIC_COUNTER) {
+		if ((r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW) &&
+		    !(seen & K_LEVEL))
+			return fail(c, "level", "missing (stat \"%s\" needs it)",
+				    r->stat == TRAX_STAT_TIME_ABOVE ? "time_above" : "time_below");
+		if ((v = json_object_get(o, "level"))) {
+			enum trax_dim d = !strcmp(r->track, "cpu_frequency") ? TRAX_DIM_FREQ :
+				!strcmp(r->track, "thermal_temperature") ? TRAX_DIM_TEMP :
+				TRAX_DIM_COUNT;
+
+			if ((ret = parse_level(c, "level", v, d, &r->level)))
+				return ret;
+		}
+	}
+
+	/* window */
+	if ((v = json_object_get(o, "window"))) {
+		if (json_is_string(v) && strcmp(json_string_value(v), "complete")) {
+			for (i = 0; i < nwins; i++)
+				if (!strcmp(wins[i].name, json_string_value(v)))
+					break;
+			if (i == nwins)
+				return fail(c, "window", "unknown window \"%s\"",
+					    json_string_value(v));
+			window_copy(&r->window, &wins[i].w);
+		} else if ((ret = parse_window_obj(c, "window", v, &r->window))) {
+			return ret;
+		}
+	}
+
+	if ((v = json_object_get(o, "edges"))) {
+		if (!json_is_string(v) || (strcmp(json_string_value(v), "clip") &&
+					    strcmp(json_string_value(v), "drop")))
+			return fail(c, "edges", "expected \"clip\" or \"drop\"");
+		r->edges_drop = !strcmp(json_string_value(v), "drop");
+	}
+	if ((v = json_object_get(o, "severity"))) {
+		if (!json_is_string(v) || (strcmp(json_string_value(v), "error") &&
+					    strcmp(json_string_value(v), "warn")))
+			return fail(c, "severity", "expected \"error\" or \"warn\"");
+		r->warn = !strcmp(json_string_value(v), "warn");
+	}
+	if ((v = json_object_get(o, "xfail"))) {
+		if (json_is_boolean(v)) {
+			r->xfail = json_is_true(v);
+		} else if (json_is_string(v)) {
+			r->xfail = 1;
+			r->xfail_reason = xstrdup(json_string_value(v));
+		} else {
+			return fail(c, "xfail", "expected true/false or the reason");
+		}
+	}
+	if ((v = json_object_get(o, "requires"))) {
+		size_t n;
+		json_t *e;
+
+		if (json_is_string(v)) {
+			r->requires = calloc(1, sizeof(char *));
+			if (!r->requires)
+				abort();
+			r->requires[r->nrequires++] = xstrdup(json_string_value(v));
+		} else if (json_is_array(v)) {
+			r->requires = calloc(json_array_size(v) + 1, sizeof(char *));
+			if (!r->requires)
+				abort();
+			json_array_foreach(v, n, e) {
+				if (!json_is_string(e))
+					return fail(c, "requires", "item %zu: expected an event name",
+						    n);
+				r->requires[r->nrequires++] = xstrdup(json_string_value(e));
+			}
+		} else {
+			return fail(c, "requires", "expected an event name or a list of them");
+		}
+	}
+	if ((v = json_object_get(o, "aggregate"))) {
+		static const char *const aggs[] = { "none", "sum", "max", "min", "mean", "all",
+						    "any", NULL };
+
+		if (!json_is_string(v))
+			return fail(c, "aggregate", "expected sum, max, min, mean, all or any");
+		for (i = 0; aggs[i]; i++)
+			if (!strcmp(aggs[i], json_string_value(v)))
+				break;
+		if (!aggs[i])
+			return fail(c, "aggregate", "unknown aggregate \"%s\" (sum, max, min, mean, "
+				    "all, any)", json_string_value(v));
+		r->aggregate = i;
+	}
+	if ((v = json_object_get(o, "buffer"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(c, "buffer", "expected a buffer number");
+		r->buffer = json_integer_value(v);
+	}
+
+	/* expect, last: its unit decides between time and percent */
+	v = json_object_get(o, "expect");
+	if (!v)
+		return fail(c, "expect", "missing");
+	if (json_is_number(v)) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "== %.17g", json_number_value(v));
+		ret = parse_expect(c, buf, TRAX_DIM_COUNT, 0, &r->expect);
+	} else if (json_is_string(v)) {
+		enum trax_dim d = sp->dim;
+		int pct = sp->percent_ok;
+
+		if (r->metric == TRAX_METRIC_COUNTER)
+			d = track_dim(r);
+		if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && r->stat == TRAX_STAT_COUNT)
+			d = TRAX_DIM_COUNT;
+		if (r->metric == TRAX_METRIC_COUNTER &&
+		    r->stat != TRAX_STAT_TIME_ABOVE && r->stat != TRAX_STAT_TIME_BELOW)
+			pct = 0;
+		ret = parse_expect(c, json_string_value(v), d, pct, &r->expect);
+		/* a counter of an unknown track takes the expectation's own dimension */
+		if (ret && r->metric == TRAX_METRIC_COUNTER && d == TRAX_DIM_COUNT) {
+			trax_error_clear(c->err);
+			free(r->expect.text);
+			ret = parse_expect(c, json_string_value(v), TRAX_DIM_COUNT, 1, &r->expect);
+		}
+	} else {
+		return fail(c, "expect", "expected a string such as \">= 75 %%\"");
+	}
+	if (ret)
+		return ret;
+	if (r->metric == TRAX_METRIC_COUNTER &&
+	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW))
+		r->stat_percent = r->expect.dim == TRAX_DIM_PERCENT;
+	return 0;
+}
+
+static void rule_release(struct trax_rule *r)
+{
+	free(r->id);
+	free(r->description);
+	free(r->task.pattern);
+	free(r->task.text);
+	if (r->task.kind == TRAX_SEL_REGEX)
+		regfree(&r->task.re);
+	free(r->cpus);
+	free(r->cpus_name);
+	window_release(&r->window);
+	free(r->expect.text);
+	free(r->expect.cpus);
+	free(r->xfail_reason);
+	for (int i = 0; i < r->nrequires; i++)
+		free(r->requires[i]);
+	free(r->requires);
+	free(r->zone);
+	free(r->track);
+	free(r->from_cpus);
+	free(r->to_cpus);
+	free(r->from_name);
+	free(r->to_name);
+	free(r->query);
+}
+
+void trax_rules_free(struct trax_rules *rs)
+{
+	if (!rs)
+		return;
+	for (int i = 0; i < rs->nrules; i++)
+		rule_release(&rs->rules[i]);
+	free(rs->rules);
+	for (int i = 0; i < rs->ngroups; i++) {
+		free(rs->groups[i].name);
+		free(rs->groups[i].cpus);
+	}
+	free(rs->groups);
+	free(rs->path);
+	free(rs);
+}
+
+int trax_rules_parse(const char *text, const char *path, struct trax_rules **out,
+		     struct trax_error *err)
+{
+	struct ctx c = { .path = path, .err = err, .index = -1 };
+	struct named_window *wins = NULL;
+	struct trax_rules *rs;
+	json_error_t jerr;
+	json_t *root, *v, *x;
+	const char *k;
+	int nwins = 0, ret = 0;
+	size_t i;
+
+	*out = NULL;
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return trax_error_set(err, TRAX_E_RULES, "%s:%d:%d: %s", path, jerr.line,
+				      jerr.column, jerr.text);
+	rs = calloc(1, sizeof(*rs));
+	if (!rs)
+		abort();
+	rs->path = xstrdup(path);
+	sha256_hex(text, strlen(text), rs->sha256);
+	c.rs = rs;
+	if (!json_is_object(root)) {
+		ret = fail(&c, NULL, "expected an object with \"rules\"");
+		goto out;
+	}
+	json_object_foreach(root, k, v) {
+		if (strcmp(k, "topology") && strcmp(k, "windows") && strcmp(k, "rules") &&
+		    strcmp(k, "description") && strcmp(k, "version")) {
+			ret = fail(&c, k, "unknown key (topology, windows, rules, description)");
+			goto out;
+		}
+	}
+	if ((v = json_object_get(root, "topology"))) {
+		if (!json_is_object(v)) {
+			ret = fail(&c, "topology", "expected {\"name\": [cpus], ...}");
+			goto out;
+		}
+		rs->groups = calloc(json_object_size(v) + 1, sizeof(*rs->groups));
+		if (!rs->groups)
+			abort();
+		json_object_foreach(v, k, x) {
+			struct trax_group *g = &rs->groups[rs->ngroups++];
+			char key[128];
+
+			g->name = xstrdup(k);
+			snprintf(key, sizeof(key), "topology.%s", k);
+			ret = parse_cpu_list(&c, key, x, &g->cpus, &g->ncpus, NULL);
+			if (ret)
+				goto out;
+			if (json_is_string(x)) {
+				ret = fail(&c, key, "expected a list of CPUs");
+				goto out;
+			}
+		}
+	}
+	if ((v = json_object_get(root, "windows"))) {
+		if (!json_is_object(v)) {
+			ret = fail(&c, "windows", "expected {\"name\": {...}, ...}");
+			goto out;
+		}
+		wins = calloc(json_object_size(v) + 1, sizeof(*wins));
+		if (!wins)
+			abort();
+		json_object_foreach(v, k, x) {
+			char key[128];
+
+			snprintf(key, sizeof(key), "windows.%s", k);
+			wins[nwins].name = xstrdup(k);
+			memset(&wins[nwins].w, 0, sizeof(wins[nwins].w));
+			nwins++;
+			ret = parse_window_obj(&c, key, x, &wins[nwins - 1].w);
+			if (ret)
+				goto out;
+			wins[nwins - 1].w.name = xstrdup(k);
+		}
+	}
+	v = json_object_get(root, "rules");
+	if (!v || !json_is_array(v)) {
+		ret = fail(&c, "rules", v ? "expected a list of rules" : "missing");
+		goto out;
+	}
+	if (!json_array_size(v)) {
+		ret = fail(&c, "rules", "no rules");
+		goto out;
+	}
+	rs->rules = calloc(json_array_size(v), sizeof(*rs->rules));
+	if (!rs->rules)
+		abort();
+	json_array_foreach(v, i, x) {
+		c.index = i;
+		c.id = NULL;
+		rs->rules[i].index = i;
+		rs->nrules = i + 1;
+		ret = parse_rule(&c, x, &rs->rules[i], wins, nwins);
+		if (ret)
+			goto out;
+	}
+out:
+	for (int w = 0; w < nwins; w++) {
+		free(wins[w].name);
+		window_release(&wins[w].w);
+	}
+	free(wins);
+	json_decref(root);
+	if (ret) {
+		trax_rules_free(rs);
+		return ret;
+	}
+	*out = rs;
+	return 0;
+}
+
+int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	FILE *f;
+	size_t n;
+	int ret;
+
+	*out = NULL;
+	f = fopen(path, "r");
+	if (!f)
+		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	if (ferror(f)) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		fclose(f);
+		strbuf_release(&sb);
+		return ret;
+	}
+	fclose(f);
+	if (memchr(sb.buf, '\0', sb.len)) {
+		strbuf_release(&sb);
+		return trax_error_set(err, TRAX_E_RULES, "%s: not a text file", path);
+	}
+	ret = trax_rules_parse(sb.buf, path, out, err);
+	strbuf_release(&sb);
+	return ret;
+}
