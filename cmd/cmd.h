@@ -28,6 +28,7 @@ extern const struct trax_cmd trax_cmds[];
 DECLARE_CMD(load);
 DECLARE_CMD(info);
 DECLARE_CMD(query);
+DECLARE_CMD(check);
 
 /* Print "trax CMD: message" to stderr and return EXIT_INPUT. */
 int cmd_fail(const char *cmd, const struct trax_error *err);

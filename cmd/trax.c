@@ -9,6 +9,7 @@ const struct trax_cmd trax_cmds[] = {
 	{ "load", cmd_load, "load a trace into a SQLite database", cmd_load_usage },
 	{ "info", cmd_info, "time range, CPUs, event counts, tasks, lost events", cmd_info_usage },
 	{ "query", cmd_query, "run read-only SQL on a trace or database", cmd_query_usage },
+	{ "check", cmd_check, "evaluate behaviour rules: the regression gate", cmd_check_usage },
 	{ NULL, NULL, NULL, NULL },
 };
 
