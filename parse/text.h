@@ -5,7 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether the start of a file (buf, n bytes, NUL-terminated) reads as ftrace text. */
+/*
+ * Whether the start of a file (buf, n bytes, NUL-terminated) reads as ftrace text: a tracefs
+ * header ("# tracer:"), a `trace-cmd report` header ("cpus=N", "version = N"), or an event line.
+ */
 int text_looks_like_ftrace(const char *buf, size_t n);
 
 /* One ftrace text line split into its parts; pointers into the line, not NUL-terminated. */
@@ -21,7 +24,7 @@ struct text_line {
 	int ts_digits;		/* digits after the decimal point: 6 (us) or 9 (ns) */
 	const char *event;	/* event name (no colon) */
 	int event_len;
-	const char *payload;	/* after "event: " up to the end of line */
+	const char *payload;	/* after "event: " up to the end of line, trailing blanks cut */
 	int payload_len;
 	const char *buffer;	/* instance name prefix of `trace-cmd report` ("name:"), or NULL */
 	int buffer_len;
@@ -29,8 +32,67 @@ struct text_line {
 
 /*
  * Split one line (len bytes, no newline). Returns 1 for an event line, 0 for a line that is not
- * an event (header, comment, blank), -1 for a line that looks like an event but is malformed.
+ * an event (header, comment, blank), -1 for a line that looks like an event (a "[CPU]" column
+ * and a timestamp) but is malformed. On -1, the fields found before the fault are filled.
  */
 int text_parse_line(const char *line, size_t len, struct text_line *out);
+
+/* A lost-events line: "CPU:N [LOST M EVENTS]" (tracefs), "CPU:N [M EVENTS DROPPED]" and
+ * "CPU:N [EVENTS DROPPED]" (`trace-cmd report`), optionally after an instance prefix. */
+struct text_lost {
+	int cpu;
+	int64_t count;		/* -1: unknown */
+	const char *buffer;	/* instance prefix or NULL */
+	int buffer_len;
+};
+
+/* Returns 1 and fills out for a lost-events line, else 0. */
+int text_parse_lost(const char *line, size_t len, struct text_lost *out);
+
+/* One named value of an event payload; pointers into the payload or static strings. */
+struct text_kv {
+	const char *key;
+	int key_len;
+	const char *val;
+	int val_len;
+	unsigned flags;		/* TEXT_KV_* */
+};
+
+#define TEXT_KV_PLUGIN_STATE	1u	/* prev_state letters of libtraceevent's sched plugin */
+#define TEXT_KV_MAX		64
+
+/*
+ * Split a payload of key=value pairs. A value runs to the next blank-separated "key=" (so it
+ * may hold blanks and '='), a " ==> " separator, or the end; "[FAILED TO PARSE]" is skipped.
+ * Text before the first key becomes the pair "text". tail_key (may be NULL) names a key whose
+ * value runs to the end of the payload; colon_keys (NULL-terminated, may be NULL) are keys also
+ * written "key:value". Returns the number of pairs (0: no key=value pair at all).
+ */
+int text_split_kv(const char *p, int len, struct text_kv *kv, int max, const char *tail_key,
+		  const char *const *colon_keys);
+
+/*
+ * Split an event's payload by the layout its event prints with: the sched plugin forms of
+ * `trace-cmd report` (sched_switch "a:1 [120] S ==> b:2 [120]", sched_wakeup "a:1 [120] CPU:001"),
+ * the ftrace messages (print "SYM: msg", tracefs "tracing_mark_write: msg", bprint, bputs), and
+ * key=value pairs otherwise. Returns the number of pairs (0: nothing parsable).
+ */
+int text_split_payload(const char *event, int event_len, const char *payload, int len,
+		       struct text_kv *kv, int max);
+
+/*
+ * Parse an integer value: decimal with sign, "0x" hex, an optional " [unit]" annotation after it
+ * ("7778999 [ns]", "1 [action=TIMER]"). Unsigned 64-bit values above INT64_MAX keep their bit
+ * pattern. Returns 1 with *out set, or 0 when the text is not an integer.
+ */
+int text_parse_int(const char *v, int len, int64_t *out);
+
+/*
+ * A sched_switch prev_state given as letters, as the integer of the kernel >= 4.14 mapping
+ * (R=0 S=1 D=2 T=4 t=8 X=16 Z=32 P=64 I=128, '+' = 256); with plugin set, the letters of
+ * libtraceevent's sched_switch plugin ("SDTtZXxW" for bits 0-7, 'R' for none). Returns 1 with
+ * *out set, 0 when the text is not a state.
+ */
+int text_state_value(const char *s, int len, int plugin, int64_t *out);
 
 #endif
