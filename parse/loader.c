@@ -14,6 +14,14 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 struct meta_kv {
 	char *key, *value;
 };
@@ -736,12 +744,25 @@ static int create_indexes(struct loader *L, struct trax_error *err)
 	return ret;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+int ld_finish(struct loader *L, struct trax_load_stats *st)
+{
+	double t1;
+	int ret;
+
+	ret = ld_finish_stream(L, st);
+	if (ret)
+		return ret;
+	if (st)
+		st->decode_s += now_s();
+	ret = write_catalog(L, L->err);
+	if (ret)
+		return ret;
+	t1 = now_s();
+	ret = create_indexes(L, L->err);
+	if (st)
+		st->index_s = now_s() - t1;
+	return ret;
 }
 
 const char *trax_format_name(enum trax_format fmt)
@@ -784,7 +805,7 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 	struct loader *L = NULL;
 	sqlite3 *db = NULL;
 	char *tmp = NULL;
-	double t0 = now_s(), t1;
+	double t0 = now_s();
 	int fd, ret;
 
 	ret = trax_detect_format(trace, &fmt, err);
@@ -835,18 +856,10 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 				     trace, trax_format_name(fmt));
 	if (ret)
 		goto out;
-	ret = ld_finish_stream(L, &st);
+	st.decode_s = -t0;
+	ret = ld_finish(L, &st);
 	if (ret)
 		goto out;
-	st.decode_s = now_s() - t0;
-	ret = write_catalog(L, err);
-	if (ret)
-		goto out;
-	t1 = now_s();
-	ret = create_indexes(L, err);
-	if (ret)
-		goto out;
-	st.index_s = now_s() - t1;
 	ret = exec_sql(db, "COMMIT", err);
 	if (ret)
 		goto out;

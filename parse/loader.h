@@ -74,8 +74,18 @@ struct ld_type {
 
 struct loader;
 
+/*
+ * A loader writing into db, inside the caller's transaction (trax_load() opens it). err
+ * receives the messages of every later call. Free with ld_free().
+ */
 struct loader *ld_alloc(sqlite3 *db, const struct trax_load_opts *opts, struct trax_error *err);
 void ld_free(struct loader *L);
+/*
+ * After the last event: finish derived tables, wait for the writer, write meta, event_type
+ * and event_field, create indexes. st (may be NULL) gets rows and phase times; st->decode_s
+ * must hold minus the pass's start time on entry. 0 or a negative error.
+ */
+int ld_finish(struct loader *L, struct trax_load_stats *st);
 
 /* Register an event type; fields are copied. Returns the type (owned by the loader). */
 struct ld_type *ld_type_add(struct loader *L, const char *system, const char *name,
