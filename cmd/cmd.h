@@ -29,6 +29,7 @@ DECLARE_CMD(load);
 DECLARE_CMD(info);
 DECLARE_CMD(query);
 DECLARE_CMD(check);
+DECLARE_CMD(plot);
 
 /* Print "trax CMD: message" to stderr and return EXIT_INPUT. */
 int cmd_fail(const char *cmd, const struct trax_error *err);

@@ -1,0 +1,342 @@
+/* cmd/cmd-plot.c: `trax plot`: one chart of a trace or database as PNG, SVG or PDF. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "parse/parse.h"
+#include "plot/plot.h"
+
+const char cmd_plot_usage[] =
+	"usage: trax plot KIND TRACE|DB -o OUT.{png,svg,pdf} [options]\n"
+	"\n"
+	"Draw one chart of a trace or trax database. KIND is one of:\n"
+	"  timeline    one lane per CPU, task slices coloured by comm, idle blank; trace markers\n"
+	"              and kills overlaid\n"
+	"  counters    step lines of counter tracks (cpu_frequency per CPU, temperature per zone)\n"
+	"  residency   stacked bars: each task's share of each CPU (or CPU group) in the window\n"
+	"  histogram   histogram of durations (slice lengths by default)\n"
+	"  cdf         cumulative distribution of durations, with p50, p90 and p99\n"
+	"\n"
+	"  -o, --output FILE       the chart; its format comes from the extension\n"
+	"  -w, --window A B        only [A, B], times after the trace start: seconds, or with a\n"
+	"                          unit (s, ms, us, ns): 1.5, 250ms, 30us\n"
+	"      --abs-window A B    only [A, B] in absolute trace time, in seconds\n"
+	"  -c, --cpus LIST         CPUs to draw (0-3,6)\n"
+	"  -t, --task COMM|PID     only this task: a comm glob (matches any name the thread had)\n"
+	"                          or a pid; on a timeline other tasks are drawn grey\n"
+	"  -s, --size WxH          size in pixels (PNG) or points (SVG, PDF); default 1200x600\n"
+	"      --track NAME[:KEY]  counters: tracks to draw, a glob on the track name and on its\n"
+	"                          CPU or zone (cpu_frequency, thermal_temperature:soc*);\n"
+	"                          repeatable; default every track\n"
+	"      --of WHAT           histogram, cdf: slices (default), wakeup (woken until running),\n"
+	"                          runnable (woken or preempted until running)\n"
+	"      --sql SELECT        histogram, cdf: durations in ns, the first column of a query\n"
+	"      --bins N            histogram: number of bins (default automatic)\n"
+	"      --log               histogram, cdf: logarithmic time axis (long tails)\n"
+	"      --group NAME=LIST   residency: one bar per CPU group (little=0-3); repeatable\n"
+	"      --no-markers        timeline: leave out trace markers and kills\n"
+	"      --title TEXT        the chart's title\n"
+	"  -h, --help              this help\n"
+	"\n"
+	"The same input gives the same bytes in every format. The file is written under a\n"
+	"temporary name and renamed when complete.\n"
+	"\n"
+	"Exit status: 0 written, 2 usage or input error, or nothing to draw (nothing is written).\n";
+
+#define MAX_REPEAT 64
+
+/*
+ * A time in ns from "1.5", "1.5s", "250ms", "30us", "100ns" (default unit: seconds), exactly
+ * (decimal digits, no floating point). Returns 0 or -1.
+ */
+static int parse_time(const char *s, int64_t *ns)
+{
+	static const struct { const char *suffix; int64_t mult; int digits; } units[] = {
+		{ "ns", 1, 0 }, { "us", 1000, 3 }, { "ms", 1000000, 6 }, { "s", 1000000000, 9 },
+		{ "", 1000000000, 9 },
+	};
+	int64_t ip = 0, fp = 0;
+	int fd = 0, neg = 0;
+	const char *p = s;
+
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		if (ip > INT64_MAX / 10 - 10)
+			return -1;
+		ip = ip * 10 + (*p++ - '0');
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			if (fd < 18) {
+				fp = fp * 10 + (*p - '0');
+				fd++;
+			}
+			p++;
+		}
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		int64_t f = fp;
+
+		if (strcmp(p, units[i].suffix))
+			continue;
+		if (ip > INT64_MAX / units[i].mult)
+			return -1;
+		/* The fraction scaled to the unit's ns digits (truncated below 1 ns). */
+		for (int d = fd; d < units[i].digits; d++)
+			f *= 10;
+		for (int d = units[i].digits; d < fd; d++)
+			f /= 10;
+		*ns = ip * units[i].mult + f;
+		if (neg)
+			*ns = -*ns;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long a = strtol(s, &end, 10), b;
+
+	if (end == s || (*end != 'x' && *end != 'X'))
+		return -1;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || a < 200 || b < 150 || a > 20000 || b > 20000)
+		return -1;
+	*w = (int)a;
+	*h = (int)b;
+	return 0;
+}
+
+/* Long options with their value: --name VALUE or --name=VALUE; short -x VALUE. */
+static const char *optval(int argc, char **argv, int *i, const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strncmp(arg, name, n) && arg[n] == '=')
+		return arg + n + 1;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static int is_opt(const char *arg, const char *longname, const char *shortname)
+{
+	size_t n = strlen(longname);
+
+	return (!strncmp(arg, longname, n) && (arg[n] == '\0' || arg[n] == '=')) ||
+	       (shortname && !strcmp(arg, shortname));
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct trax_plot_opts o;
+	struct trax_plot_group groups[MAX_REPEAT];
+	const char *tracks[MAX_REPEAT];
+	const char *pos[2], *out = NULL, *wa = NULL, *wb = NULL;
+	char *gbuf[MAX_REPEAT] = { 0 };
+	struct trax_error err = { 0 };
+	enum trax_plot_format fmt;
+	sqlite3 *db = NULL;
+	int npos = 0, abs_window = 0, ngroups = 0, ret = EXIT_INPUT, of_given = 0;
+	int64_t a, b, start;
+
+	if (cmd_wants_help(argc, argv, cmd_plot_usage))
+		return EXIT_OK;
+	trax_plot_opts_init(&o);
+	o.tracks = tracks;
+	o.groups = groups;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+
+		if (arg[0] != '-' || !arg[1]) {
+			if (npos == 2)
+				return cmd_usage_error("plot", "unexpected argument '%s'", arg);
+			pos[npos++] = arg;
+			continue;
+		}
+		if (is_opt(arg, "--no-markers", NULL)) {
+			o.markers = 0;
+			continue;
+		}
+		if (is_opt(arg, "--log", NULL)) {
+			o.logx = 1;
+			continue;
+		}
+#define VAL(name) do { \
+		v = optval(argc, argv, &i, arg, name); \
+		if (!v) { \
+			ret = cmd_usage_error("plot", "%s needs a value", name); \
+			goto out; \
+		} \
+	} while (0)
+		if (is_opt(arg, "--output", "-o")) {
+			VAL("--output");
+			out = v;
+		} else if (is_opt(arg, "--window", "-w") || is_opt(arg, "--abs-window", NULL)) {
+			abs_window = is_opt(arg, "--abs-window", NULL);
+			if (strchr(arg, '=') || i + 2 >= argc) {
+				ret = cmd_usage_error("plot", "%s takes two times: A B", arg);
+				goto out;
+			}
+			wa = argv[++i];
+			wb = argv[++i];
+		} else if (is_opt(arg, "--cpus", "-c")) {
+			VAL("--cpus");
+			o.cpus = v;
+		} else if (is_opt(arg, "--task", "-t")) {
+			VAL("--task");
+			o.task = v;
+		} else if (is_opt(arg, "--size", "-s")) {
+			VAL("--size");
+			if (parse_size(v, &o.width, &o.height)) {
+				ret = cmd_usage_error("plot", "--size '%s': want WxH from 200x150 to "
+						      "20000x20000", v);
+				goto out;
+			}
+		} else if (is_opt(arg, "--track", NULL)) {
+			VAL("--track");
+			if (o.ntracks == MAX_REPEAT) {
+				ret = cmd_usage_error("plot", "too many --track");
+				goto out;
+			}
+			tracks[o.ntracks++] = v;
+		} else if (is_opt(arg, "--of", NULL)) {
+			VAL("--of");
+			of_given = 1;
+			if (!strcmp(v, "slices"))
+				o.durations = TRAX_DUR_SLICES;
+			else if (!strcmp(v, "wakeup"))
+				o.durations = TRAX_DUR_WAKEUP;
+			else if (!strcmp(v, "runnable"))
+				o.durations = TRAX_DUR_RUNNABLE;
+			else {
+				ret = cmd_usage_error("plot", "--of '%s': want slices, wakeup or "
+						      "runnable", v);
+				goto out;
+			}
+		} else if (is_opt(arg, "--sql", NULL)) {
+			VAL("--sql");
+			o.sql = v;
+			o.durations = TRAX_DUR_SQL;
+		} else if (is_opt(arg, "--bins", NULL)) {
+			char *end;
+
+			VAL("--bins");
+			o.bins = (int)strtol(v, &end, 10);
+			if (*end || o.bins < 1 || o.bins > 1000) {
+				ret = cmd_usage_error("plot", "--bins '%s': want 1 to 1000", v);
+				goto out;
+			}
+		} else if (is_opt(arg, "--group", NULL)) {
+			char *eq;
+
+			VAL("--group");
+			if (ngroups == MAX_REPEAT) {
+				ret = cmd_usage_error("plot", "too many --group");
+				goto out;
+			}
+			gbuf[ngroups] = strdup(v);
+			eq = gbuf[ngroups] ? strchr(gbuf[ngroups], '=') : NULL;
+			if (!eq || eq == gbuf[ngroups] || !eq[1]) {
+				ret = cmd_usage_error("plot", "--group '%s': want NAME=CPULIST", v);
+				goto out;
+			}
+			*eq = '\0';
+			groups[ngroups].name = gbuf[ngroups];
+			groups[ngroups].cpus = eq + 1;
+			ngroups++;
+		} else if (is_opt(arg, "--title", NULL)) {
+			VAL("--title");
+			o.title = v;
+		} else {
+			ret = cmd_usage_error("plot", "unknown option '%s'", arg);
+			goto out;
+		}
+#undef VAL
+	}
+	o.ngroups = ngroups;
+	if (npos < 2) {
+		ret = cmd_usage_error("plot", npos ? "missing TRACE or DB" : "missing KIND");
+		goto out;
+	}
+	if (trax_plot_kind_parse(pos[0], &o.kind)) {
+		ret = cmd_usage_error("plot", "unknown chart kind '%s' (timeline, counters, "
+				      "residency, histogram, cdf)", pos[0]);
+		goto out;
+	}
+	if (!out) {
+		ret = cmd_usage_error("plot", "missing -o OUT.{png,svg,pdf}");
+		goto out;
+	}
+	if (trax_plot_format_from_path(out, &fmt)) {
+		ret = cmd_usage_error("plot", "%s: unknown format (want .png, .svg or .pdf)", out);
+		goto out;
+	}
+	if ((of_given || o.sql) && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
+		ret = cmd_usage_error("plot", "--of and --sql apply to histogram and cdf");
+		goto out;
+	}
+	if (o.logx && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
+		ret = cmd_usage_error("plot", "--log applies to histogram and cdf");
+		goto out;
+	}
+	if (o.bins && o.kind != TRAX_PLOT_HISTOGRAM) {
+		ret = cmd_usage_error("plot", "--bins applies to histogram");
+		goto out;
+	}
+	if (o.ntracks && o.kind != TRAX_PLOT_COUNTERS) {
+		ret = cmd_usage_error("plot", "--track applies to counters");
+		goto out;
+	}
+	if (ngroups && o.kind != TRAX_PLOT_RESIDENCY) {
+		ret = cmd_usage_error("plot", "--group applies to residency");
+		goto out;
+	}
+	if (wa && (parse_time(wa, &a) || parse_time(wb, &b))) {
+		ret = cmd_usage_error("plot", "window '%s' '%s': want times like 1.5, 250ms, 30us",
+				      wa, wb);
+		goto out;
+	}
+	if (wa && b <= a) {
+		ret = cmd_usage_error("plot", "window '%s' '%s': the end is not after the start",
+				      wa, wb);
+		goto out;
+	}
+	if (trax_db_open(pos[1], NULL, &db, &err)) {
+		ret = cmd_fail("plot", &err);
+		goto out;
+	}
+	if (wa) {
+		sqlite3_stmt *st = NULL;
+
+		start = 0;
+		if (!abs_window &&
+		    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='trace.start_ts'", -1,
+				       &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			start = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		o.start = start + a;
+		o.end = start + b;
+		if (o.start <= 0)
+			o.start = 1;	/* 0 means "from the trace start" */
+	}
+	if (trax_plot_write(db, &o, fmt, out, NULL, &err)) {
+		ret = cmd_fail("plot", &err);
+		goto out;
+	}
+	ret = EXIT_OK;
+out:
+	sqlite3_close(db);
+	for (int i = 0; i < MAX_REPEAT; i++)
+		free(gbuf[i]);
+	return ret;
+}

@@ -1,0 +1,1019 @@
+/* plot/plot.c: the chart frame (window, threads, text, axes, colours) and the file writers. */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "plot/plot-local.h"
+
+void trax_plot_opts_init(struct trax_plot_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kind = TRAX_PLOT_TIMELINE;
+	o->width = 1200;
+	o->height = 600;
+	o->markers = TRAX_PLOT_MARK_PRINT | TRAX_PLOT_MARK_KILL;
+}
+
+static const char *const kind_names[] = {
+	[TRAX_PLOT_TIMELINE] = "timeline",
+	[TRAX_PLOT_COUNTERS] = "counters",
+	[TRAX_PLOT_RESIDENCY] = "residency",
+	[TRAX_PLOT_HISTOGRAM] = "histogram",
+	[TRAX_PLOT_CDF] = "cdf",
+};
+
+int trax_plot_kind_parse(const char *s, enum trax_plot_kind *kind)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++) {
+		if (!strcmp(s, kind_names[i])) {
+			*kind = (enum trax_plot_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *trax_plot_kind_name(enum trax_plot_kind kind)
+{
+	return (unsigned)kind < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[kind] : "?";
+}
+
+int trax_plot_format_from_path(const char *path, enum trax_plot_format *fmt)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (!dot || strchr(dot, '/'))
+		return -1;
+	if (!strcasecmp(dot, ".png"))
+		*fmt = TRAX_PLOT_PNG;
+	else if (!strcasecmp(dot, ".svg"))
+		*fmt = TRAX_PLOT_SVG;
+	else if (!strcasecmp(dot, ".pdf"))
+		*fmt = TRAX_PLOT_PDF;
+	else
+		return -1;
+	return 0;
+}
+
+void trax_plot_info_release(struct trax_plot_info *info)
+{
+	if (!info)
+		return;
+	free(info->lanes);
+	info->lanes = NULL;
+	info->nlanes = 0;
+}
+
+/* ---- database helpers ---- */
+
+int ch_meta_int(sqlite3 *db, const char *key, int64_t *v)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			const char *s = (const char *)sqlite3_column_text(st, 0);
+			char *end;
+
+			errno = 0;
+			*v = strtoll(s, &end, 10);
+			if (!errno && end != s && !*end)
+				ret = 0;
+		}
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static char *meta_str(sqlite3 *db, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int ch_table_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') "
+			       "AND name=?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int ch_column_exists(sqlite3 *db, const char *table, const char *column)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?) WHERE name=?", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int ch_db_error(struct chart *c, const char *what)
+{
+	return trax_error_set(c->err, TRAX_E_DB, "%s: %s: %s", c->trace_name, what,
+			      sqlite3_errmsg(c->db));
+}
+
+int ch_prepare(struct chart *c, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(c->db, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return ch_db_error(c, "query");
+	}
+	return 0;
+}
+
+/* ---- threads and their names ---- */
+
+static uint32_t fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static int intern(struct ch_threads *th, const char *s)
+{
+	uint32_t i;
+
+	if (th->ncomms * 2 >= th->hash_cap) {
+		int cap = th->hash_cap ? th->hash_cap * 2 : 256;
+		int *h = malloc(cap * sizeof(int));
+
+		if (!h)
+			return -1;
+		for (int k = 0; k < cap; k++)
+			h[k] = -1;
+		for (int k = 0; k < th->ncomms; k++) {
+			i = fnv1a(th->comms[k]) & (cap - 1);
+			while (h[i] >= 0)
+				i = (i + 1) & (cap - 1);
+			h[i] = k;
+		}
+		free(th->hash);
+		th->hash = h;
+		th->hash_cap = cap;
+	}
+	i = fnv1a(s) & (th->hash_cap - 1);
+	while (th->hash[i] >= 0) {
+		if (!strcmp(th->comms[th->hash[i]], s))
+			return th->hash[i];
+		i = (i + 1) & (th->hash_cap - 1);
+	}
+	if (th->ncomms == th->ccomms) {
+		int cc = th->ccomms ? th->ccomms * 2 : 64;
+		char **n = realloc(th->comms, cc * sizeof(*n));
+
+		if (!n)
+			return -1;
+		th->comms = n;
+		th->ccomms = cc;
+	}
+	th->comms[th->ncomms] = strdup(s);
+	if (!th->comms[th->ncomms])
+		return -1;
+	th->hash[i] = th->ncomms;
+	return th->ncomms++;
+}
+
+static void threads_release(struct ch_threads *th)
+{
+	for (int i = 0; i < th->ncomms; i++)
+		free(th->comms[i]);
+	free(th->comms);
+	free(th->hash);
+	free(th->pid);
+	free(th->first);
+	free(th->count);
+	free(th->at);
+	free(th->match);
+	memset(th, 0, sizeof(*th));
+}
+
+static int is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+int ch_threads_load(struct chart *c)
+{
+	struct ch_threads *th = &c->th;
+	const char *task = c->o->task;
+	sqlite3_stmt *st = NULL;
+	int64_t max_utid = -1, n;
+	int ret = 0, cat = 0;
+
+	if (c->have_threads)
+		return 0;
+	if (ch_prepare(c, "SELECT max(utid), (SELECT count(*) FROM thread_comm) FROM thread", &st))
+		return -TRAX_E_DB;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		max_utid = sqlite3_column_int64(st, 0);
+	n = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (max_utid > 50000000 || n > 100000000)
+		return trax_error_set(c->err, TRAX_E_FORMAT, "%s: implausible thread table",
+				      c->trace_name);
+	th->nutid = (int)(max_utid + 1);
+	cat = (int)n + th->nutid;
+	th->pid = malloc((th->nutid + 1) * sizeof(int));
+	th->first = calloc(th->nutid + 1, sizeof(int));
+	th->count = calloc(th->nutid + 1, sizeof(int));
+	th->match = calloc(th->nutid + 1, 1);
+	th->at = malloc((cat + 1) * sizeof(*th->at));
+	if (!th->pid || !th->first || !th->count || !th->match || !th->at) {
+		ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < th->nutid; i++)
+		th->pid[i] = -1;
+	th->any_filter = task && *task;
+
+	/* Names over time first (ordered), then thread.comm for threads that have none. */
+	if ((ret = ch_prepare(c, "SELECT utid, ts, comm FROM thread_comm WHERE utid >= 0 "
+			      "ORDER BY utid, ts", &st)))
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int utid = sqlite3_column_int(st, 0), k;
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+
+		if (utid >= th->nutid || th->nat >= cat)
+			continue;
+		k = intern(th, comm ? comm : "");
+		if (k < 0) {
+			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
+			goto out;
+		}
+		if (!th->count[utid])
+			th->first[utid] = th->nat;
+		else if (th->first[utid] + th->count[utid] != th->nat)
+			continue;	/* not contiguous: cannot happen with ORDER BY utid */
+		th->at[th->nat].ts = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN :
+				     sqlite3_column_int64(st, 1);
+		th->at[th->nat].comm = k;
+		th->nat++;
+		th->count[utid]++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((ret = ch_prepare(c, "SELECT utid, pid, comm FROM thread WHERE utid >= 0", &st)))
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int utid = sqlite3_column_int(st, 0), k;
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+
+		if (utid >= th->nutid)
+			continue;
+		th->pid[utid] = sqlite3_column_int(st, 1);
+		if (th->count[utid] || th->nat >= cat)
+			continue;
+		k = intern(th, comm ? comm : "");
+		if (k < 0) {
+			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
+			goto out;
+		}
+		th->first[utid] = th->nat;
+		th->at[th->nat].ts = INT64_MIN;
+		th->at[th->nat].comm = k;
+		th->nat++;
+		th->count[utid] = 1;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	for (int u = 0; u < th->nutid; u++) {
+		if (!th->any_filter) {
+			th->match[u] = 1;
+		} else if (is_number(task)) {
+			th->match[u] = th->pid[u] == atoi(task);
+		} else {
+			for (int k = 0; k < th->count[u] && !th->match[u]; k++)
+				th->match[u] = !fnmatch(task, th->comms[th->at[th->first[u] + k].comm],
+							0);
+		}
+	}
+	c->have_threads = 1;
+out:
+	sqlite3_finalize(st);
+	if (ret)
+		threads_release(th);
+	return ret;
+}
+
+int ch_comm_at(const struct ch_threads *th, int utid, int64_t ts)
+{
+	int lo, hi;
+	const struct ch_comm_at *a;
+
+	if (utid < 0 || utid >= th->nutid || !th->count[utid])
+		return -1;
+	a = th->at + th->first[utid];
+	if (th->count[utid] == 1 || ts < a[0].ts)
+		return a[0].comm;
+	/* The last name taken at or before ts. */
+	lo = 0;
+	hi = th->count[utid] - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+
+		if (a[mid].ts <= ts)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return a[lo].comm;
+}
+
+const char *ch_comm_name(const struct ch_threads *th, int comm)
+{
+	return comm >= 0 && comm < th->ncomms ? th->comms[comm] : "?";
+}
+
+/* ---- CPU lists ---- */
+
+int ch_cpulist_parse(const char *s, unsigned char *set, int n, struct trax_error *err)
+{
+	const char *p = s;
+
+	memset(set, 0, n);
+	if (!strcmp(s, "all")) {
+		memset(set, 1, n);
+		return 0;
+	}
+	while (*p) {
+		char *end;
+		long a, b;
+
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0 || errno)
+			goto bad;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a || errno)
+				goto bad;
+			p = end;
+		}
+		if (b >= n)
+			return trax_error_set(err, TRAX_E_USAGE, "CPU %ld is not in the trace (%d CPUs)",
+					      b, n);
+		for (long i = a; i <= b; i++)
+			set[i] = 1;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	return trax_error_set(err, TRAX_E_USAGE, "'%s' is not a CPU list (like 0-3,6)", s);
+}
+
+/* ---- text ---- */
+
+void ch_font(cairo_t *cr, double size, int bold)
+{
+	cairo_select_font_face(cr, CH_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+}
+
+double ch_text_width(cairo_t *cr, const char *s)
+{
+	cairo_text_extents_t te;
+
+	cairo_text_extents(cr, s, &te);
+	return te.x_advance;
+}
+
+void ch_text(cairo_t *cr, double x, double y, int halign, int valign, const char *s)
+{
+	cairo_font_extents_t fe;
+	double w = ch_text_width(cr, s);
+
+	cairo_font_extents(cr, &fe);
+	if (halign == 1)
+		x -= w / 2;
+	else if (halign == 2)
+		x -= w;
+	if (valign == 1)
+		y += (fe.ascent - fe.descent) / 2;
+	else if (valign == 2)
+		y += fe.ascent;
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, s);
+}
+
+void ch_rgb(cairo_t *cr, const double rgb[3])
+{
+	cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+}
+
+void ch_hex(cairo_t *cr, uint32_t rgb)
+{
+	cairo_set_source_rgb(cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+			     (rgb & 0xff) / 255.0);
+}
+
+/* Seconds with nanosecond digits, exactly: 106439.675571 s from 106439675571000 ns. */
+void ch_fmt_abs_s(char *buf, size_t len, int64_t ns)
+{
+	int64_t s = ns / 1000000000, f = ns % 1000000000;
+
+	if (f < 0) {
+		s--;
+		f += 1000000000;
+	}
+	if (f % 1000 == 0)
+		snprintf(buf, len, "%lld.%06lld s", (long long)s, (long long)(f / 1000));
+	else
+		snprintf(buf, len, "%lld.%09lld s", (long long)s, (long long)f);
+}
+
+void ch_time_unit(double max_abs, double step, double *unit, int *decimals)
+{
+	double m = fabs(max_abs) > step ? fabs(max_abs) : step, r;
+
+	*unit = m >= 1e9 ? 1e9 : m >= 1e6 ? 1e6 : m >= 1e3 ? 1e3 : 1;
+	if (step <= 0) {
+		r = m / *unit;
+		*decimals = *unit == 1 ? 0 : r >= 100 ? 0 : r >= 10 ? 1 : 2;
+		return;
+	}
+	r = step / *unit;
+	*decimals = r >= 1 ? 0 : (int)ceil(-log10(r) - 1e-9);
+	if (*decimals > 9)
+		*decimals = 9;
+}
+
+void ch_fmt_time(char *buf, size_t len, double ns, double unit, int decimals)
+{
+	const char *u = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : unit == 1e3 ? "µs" : "ns";
+	double v = ns / unit;
+
+	if (fabs(v) < 0.5 * pow(10, -decimals))
+		v = 0;		/* no "-0.0" */
+	snprintf(buf, len, "%.*f %s", decimals, v, u);
+}
+
+void trax_plot_fmt_duration(char *buf, size_t len, double ns, double step)
+{
+	double unit;
+	int dec;
+
+	ch_time_unit(ns, step, &unit, &dec);
+	ch_fmt_time(buf, len, ns, unit, dec);
+}
+
+void ch_fmt_value(char *buf, size_t len, double v, const char *unit)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T" };
+	double a;
+	int k = 0;
+
+	if (unit && !strcmp(unit, "mC")) {
+		snprintf(buf, len, "%.1f °C", v / 1000);
+		return;
+	}
+	if (unit && !strcmp(unit, "kHz")) {
+		v *= 1000;
+		unit = "Hz";
+	}
+	if (unit && (!strcmp(unit, "B") || !strcmp(unit, "KiB") || !strcmp(unit, "kB"))) {
+		static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+
+		if (strcmp(unit, "B"))
+			v *= 1024;
+		for (a = fabs(v); a >= 1024 && k < 4; a /= 1024)
+			k++;
+		snprintf(buf, len, "%.*f %s", k ? 1 : 0, v / pow(1024, k), bin[k]);
+		return;
+	}
+	for (a = fabs(v); a >= 1000 && k < 4; a /= 1000)
+		k++;
+	a = v / pow(1000, k);
+	if (k == 0 && a == floor(a))
+		snprintf(buf, len, "%.0f%s%s", a, unit && *unit ? " " : "", unit ? unit : "");
+	else
+		snprintf(buf, len, "%.*f %s%s", fabs(a) >= 100 ? 0 : fabs(a) >= 10 ? 1 : 2, a,
+			 si[k], unit ? unit : "");
+}
+
+/* 1, 2 or 5 times a power of ten, the smallest giving at most max_ticks intervals. */
+double ch_nice_step(double range, int max_ticks)
+{
+	double raw, mag, f;
+
+	if (max_ticks < 1)
+		max_ticks = 1;
+	if (range <= 0)
+		return 1;
+	raw = range / max_ticks;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+void ch_window_desc(struct chart *c, char *buf, size_t len)
+{
+	char a[64], b[64], s[64], t[64];
+	double unit;
+	int dec;
+	int64_t r0 = c->t0 - c->trace_start, r1 = c->t1 - c->trace_start;
+
+	ch_fmt_abs_s(s, sizeof(s), c->trace_start);
+	if (c->t0 == c->trace_start && c->t1 == c->trace_end) {
+		trax_plot_fmt_duration(t, sizeof(t), (double)(r1 - r0), 0);
+		snprintf(buf, len, "whole trace: %s from %s", t, s);
+		return;
+	}
+	ch_time_unit((double)(llabs(r0) > llabs(r1) ? r0 : r1), 0, &unit, &dec);
+	dec = 6 - (unit == 1e9 ? 0 : unit == 1e6 ? 3 : unit == 1e3 ? 6 : 9);
+	if (dec < 0)
+		dec = 0;
+	ch_fmt_time(a, sizeof(a), (double)r0, unit, dec);
+	ch_fmt_time(b, sizeof(b), (double)r1, unit, dec);
+	snprintf(buf, len, "window %s .. %s after the trace start (%s)", a, b, s);
+}
+
+void ch_title(struct chart *c, const char *what, const char *subtitle)
+{
+	cairo_t *cr = c->cr;
+	char buf[512], win[256];
+
+	ch_hex(cr, CH_FG);
+	ch_font(cr, CH_TITLE_SIZE, 1);
+	if (c->o->title)
+		snprintf(buf, sizeof(buf), "%s", c->o->title);
+	else
+		snprintf(buf, sizeof(buf), "%s · %s", what, c->trace_name);
+	ch_text(cr, CH_MARGIN, CH_MARGIN, 0, 2, buf);
+	ch_window_desc(c, win, sizeof(win));
+	snprintf(buf, sizeof(buf), "%s%s%s", win, subtitle && *subtitle ? " · " : "",
+		 subtitle ? subtitle : "");
+	ch_font(cr, CH_SMALL_SIZE + 0.5, 0);
+	ch_hex(cr, 0x555555);
+	ch_text(cr, CH_MARGIN, CH_MARGIN + CH_TITLE_SIZE + 5, 0, 2, buf);
+}
+
+/* The time axis under a plot area from x to x + w at y: ticks relative to the trace start. */
+void ch_time_axis(struct chart *c, double x, double y, double w)
+{
+	cairo_t *cr = c->cr;
+	double r0 = (double)(c->t0 - c->trace_start), r1 = (double)(c->t1 - c->trace_start);
+	double step = ch_nice_step(r1 - r0, (int)(w / 90) > 1 ? (int)(w / 90) : 1);
+	double unit, last_right = -1e9;
+	int dec;
+	char buf[128], abs_s[64];
+
+	ch_time_unit(fabs(r0) > fabs(r1) ? r0 : r1, step, &unit, &dec);
+	ch_hex(cr, CH_FG);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, x, y + 0.5);
+	cairo_line_to(cr, x + w, y + 0.5);
+	cairo_stroke(cr);
+	ch_font(cr, CH_SMALL_SIZE, 0);
+	for (double t = ceil(r0 / step) * step; t <= r1 + step * 1e-9; t += step) {
+		double px = floor(x + (t - r0) / (r1 - r0) * w) + 0.5, tw;
+
+		cairo_move_to(cr, px, y);
+		cairo_line_to(cr, px, y + 5);
+		cairo_stroke(cr);
+		ch_fmt_time(buf, sizeof(buf), t, unit, dec);
+		tw = ch_text_width(cr, buf);
+		if (px - tw / 2 > last_right + 4 && px + tw / 2 <= c->W) {
+			ch_text(cr, px, y + 7, 1, 2, buf);
+			last_right = px + tw / 2;
+		}
+	}
+	ch_fmt_abs_s(abs_s, sizeof(abs_s), c->trace_start);
+	snprintf(buf, sizeof(buf), "time since the trace start (%s)", abs_s);
+	ch_hex(cr, 0x555555);
+	ch_text(cr, x + w, y + 7 + CH_SMALL_SIZE + 6, 2, 2, buf);
+}
+
+/* ---- colours ---- */
+
+static double hue2rgb(double p, double q, double t)
+{
+	if (t < 0)
+		t += 1;
+	if (t > 1)
+		t -= 1;
+	if (t < 1.0 / 6)
+		return p + (q - p) * 6 * t;
+	if (t < 0.5)
+		return q;
+	if (t < 2.0 / 3)
+		return p + (q - p) * (2.0 / 3 - t) * 6;
+	return p;
+}
+
+/*
+ * A colour from the name alone (FNV-1a hash to hue, saturation and lightness), so a comm has
+ * the same colour in every chart, trace and run. Quantized to 8 bits per channel so that
+ * every surface shows exactly the same colour.
+ */
+void trax_plot_comm_colour(const char *comm, double rgb[3])
+{
+	uint32_t h = fnv1a(comm);
+	double hue = (h % 360) / 360.0, s = 0.50 + ((h >> 9) % 25) / 100.0;
+	double l = 0.40 + ((h >> 17) % 18) / 100.0;
+	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
+
+	rgb[0] = round(hue2rgb(p, q, hue + 1.0 / 3) * 255) / 255;
+	rgb[1] = round(hue2rgb(p, q, hue) * 255) / 255;
+	rgb[2] = round(hue2rgb(p, q, hue - 1.0 / 3) * 255) / 255;
+}
+
+/* ---- drawing ---- */
+
+static void basename_of(const char *path, char *buf, size_t len)
+{
+	const char *b = path ? strrchr(path, '/') : NULL;
+
+	snprintf(buf, len, "%s", b ? b + 1 : path ? path : "trace");
+}
+
+int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
+		   struct trax_plot_info *info, struct trax_error *err)
+{
+	struct trax_plot_opts dflt;
+	struct chart c = { .db = db, .o = o, .cr = cr, .info = info, .err = err };
+	cairo_font_options_t *fo;
+	sqlite3_stmt *st = NULL;
+	char *src;
+	int64_t v;
+	int ret = 0;
+
+	if (!o) {
+		trax_plot_opts_init(&dflt);
+		c.o = o = &dflt;
+	}
+	if (info)
+		memset(info, 0, sizeof(*info));
+	c.W = o->width > 0 ? o->width : 1200;
+	c.H = o->height > 0 ? o->height : 600;
+	if (c.W < 200 || c.H < 150 || c.W > 20000 || c.H > 20000)
+		return trax_error_set(err, TRAX_E_USAGE, "chart size %gx%g: want 200x150 to "
+				      "20000x20000", c.W, c.H);
+	src = meta_str(db, "source.path");
+	basename_of(src, c.trace_name, sizeof(c.trace_name));
+	free(src);
+	if (ch_meta_int(db, "trace.start_ts", &c.trace_start) ||
+	    ch_meta_int(db, "trace.end_ts", &c.trace_end))
+		return trax_error_set(err, TRAX_E_EVAL, "%s: the trace holds no records (no time "
+				      "range in meta)", c.trace_name);
+	c.t0 = o->start ? o->start : c.trace_start;
+	c.t1 = o->end ? o->end : c.trace_end;
+	if (c.t1 <= c.t0)
+		return trax_error_set(err, TRAX_E_USAGE, "%s: empty window (%lld .. %lld ns)",
+				      c.trace_name, (long long)c.t0, (long long)c.t1);
+	if (ch_meta_int(db, "cpus", &v) || v < 1)
+		v = 1;
+	if (sqlite3_prepare_v2(db, "SELECT max(cpu) FROM sched_slice", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL && sqlite3_column_int64(st, 0) >= v)
+		v = sqlite3_column_int64(st, 0) + 1;
+	sqlite3_finalize(st);
+	if (v > 4096)
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: %lld CPUs: too many", c.trace_name,
+				      (long long)v);
+	c.ncpus = (int)v;
+	c.cpu_on = malloc(c.ncpus);
+	if (!c.cpu_on)
+		return trax_error_set(err, TRAX_E_NOMEM, "out of memory");
+	if (o->cpus) {
+		ret = ch_cpulist_parse(o->cpus, c.cpu_on, c.ncpus, err);
+		if (ret)
+			goto out;
+	} else {
+		memset(c.cpu_on, 1, c.ncpus);
+	}
+	if (info) {
+		info->start = c.t0;
+		info->end = c.t1;
+	}
+
+	cairo_save(cr);
+	fo = cairo_font_options_create();
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+	cairo_rectangle(cr, 0, 0, c.W, c.H);
+	cairo_clip(cr);
+	ch_hex(cr, CH_BG);
+	cairo_paint(cr);
+	switch (o->kind) {
+	case TRAX_PLOT_TIMELINE:
+		ret = ch_timeline(&c);
+		break;
+	case TRAX_PLOT_COUNTERS:
+		ret = ch_counters(&c);
+		break;
+	case TRAX_PLOT_RESIDENCY:
+		ret = ch_residency(&c);
+		break;
+	case TRAX_PLOT_HISTOGRAM:
+		ret = ch_distribution(&c, 0);
+		break;
+	case TRAX_PLOT_CDF:
+		ret = ch_distribution(&c, 1);
+		break;
+	default:
+		ret = trax_error_set(err, TRAX_E_USAGE, "unknown chart kind %d", (int)o->kind);
+	}
+	cairo_restore(cr);
+	if (!ret && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+		ret = trax_error_set(err, TRAX_E_IO, "drawing: %s",
+				     cairo_status_to_string(cairo_status(cr)));
+out:
+	if (ret && info)
+		trax_plot_info_release(info);
+	threads_release(&c.th);
+	free(c.cpu_on);
+	return ret;
+}
+
+/* ---- surfaces and files ---- */
+
+void trax_plot_pdf_metadata(cairo_surface_t *pdf, const char *title)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	char date[64] = "1970-01-01T00:00:00Z";
+
+	if (sde && is_number(sde)) {
+		time_t t = (time_t)strtoll(sde, NULL, 10);
+		struct tm tm;
+
+		if (gmtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	if (title)
+		cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_TITLE, title);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, "trax " TRAX_VERSION);
+	/* Without a date cairo writes the current time: the same input would differ by run. */
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+}
+
+static cairo_status_t write_file(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
+						      CAIRO_STATUS_WRITE_ERROR;
+}
+
+static cairo_status_t write_strbuf(void *closure, const unsigned char *data, unsigned int len)
+{
+	strbuf_add(closure, data, len);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* The title of a chart for PDF metadata: "timeline of trace.dat". */
+static void doc_title(sqlite3 *db, const struct trax_plot_opts *o, char *buf, size_t len)
+{
+	char *src = meta_str(db, "source.path");
+	char name[256];
+
+	basename_of(src, name, sizeof(name));
+	free(src);
+	if (o->title)
+		snprintf(buf, len, "%s", o->title);
+	else
+		snprintf(buf, len, "trax %s of %s", trax_plot_kind_name(o->kind), name);
+}
+
+/*
+ * Make cairo's SVG text stable and embeddable. cairo numbers <g id="surfaceN"> from a counter
+ * global to the process, so the second chart drawn by one process would differ from the first:
+ * surface ids are renumbered by first appearance. With a prefix (charts inlined in one HTML
+ * page, where ids share one namespace), every id and reference to it gets the prefix and the
+ * XML declaration is dropped.
+ */
+static void svg_normalize(const char *in, size_t len, const char *prefix, struct strbuf *out)
+{
+	long map[256];
+	int nmap = 0;
+	const char *p = in, *end = in + len;
+
+	if (prefix && !strncmp(p, "<?xml", 5)) {
+		const char *nl = memchr(p, '\n', len);
+
+		if (nl)
+			p = nl + 1;
+	}
+	while (p < end) {
+		const char *q = p;
+		int ref = 0;
+
+		/* Find the next id=" , href="# or url(# */
+		while (q < end) {
+			if (*q == 'i' && end - q > 4 && !memcmp(q, "id=\"", 4) &&
+			    (q == in || q[-1] == ' ')) {
+				ref = 4;
+				break;
+			}
+			if (*q == 'h' && end - q > 6 && !memcmp(q, "href=\"#", 7)) {
+				ref = 7;
+				break;
+			}
+			if (*q == 'u' && end - q > 5 && !memcmp(q, "url(#", 5)) {
+				ref = 5;
+				break;
+			}
+			q++;
+		}
+		strbuf_add(out, p, q - p);
+		if (q >= end)
+			break;
+		strbuf_add(out, q, ref);
+		q += ref;
+		if (prefix)
+			strbuf_adds(out, prefix);
+		if (end - q > 7 && !memcmp(q, "surface", 7) && q[7] >= '0' && q[7] <= '9') {
+			char *e;
+			long n = strtol(q + 7, &e, 10);
+			int k;
+
+			for (k = 0; k < nmap && map[k] != n; k++)
+				;
+			if (k == nmap && nmap < 256)
+				map[nmap++] = n;
+			strbuf_addf(out, "surface%d", k + 1);
+			q = e;
+		}
+		p = q;
+	}
+}
+
+int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_format fmt,
+		    const char *path, struct trax_plot_info *info, struct trax_error *err)
+{
+	struct trax_plot_opts dflt;
+	struct strbuf tmp = STRBUF_INIT, svg = STRBUF_INIT, norm = STRBUF_INIT;
+	cairo_surface_t *s = NULL;
+	cairo_t *cr = NULL;
+	FILE *f = NULL;
+	char title[512];
+	int fd, ret = 0, w, h;
+	cairo_status_t cs;
+
+	if (!o) {
+		trax_plot_opts_init(&dflt);
+		o = &dflt;
+	}
+	w = o->width > 0 ? o->width : 1200;
+	h = o->height > 0 ? o->height : 600;
+	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	switch (fmt) {
+	case TRAX_PLOT_PNG:
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+		break;
+	case TRAX_PLOT_SVG:
+		s = cairo_svg_surface_create_for_stream(write_strbuf, &svg, w, h);
+		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		break;
+	case TRAX_PLOT_PDF:
+		s = cairo_pdf_surface_create_for_stream(write_file, f, w, h);
+		doc_title(db, o, title, sizeof(title));
+		trax_plot_pdf_metadata(s, title);
+		break;
+	}
+	if (!s || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create the surface: %s", path,
+				     s ? cairo_status_to_string(cairo_surface_status(s)) : "?");
+		goto out;
+	}
+	cr = cairo_create(s);
+	ret = trax_plot_draw(db, o, cr, info, err);
+	if (ret)
+		goto out;
+	cairo_destroy(cr);
+	cr = NULL;
+	if (fmt == TRAX_PLOT_PNG)
+		cs = cairo_surface_write_to_png_stream(s, write_file, f);
+	else {
+		cairo_surface_finish(s);
+		cs = cairo_surface_status(s);
+	}
+	if (cs != CAIRO_STATUS_SUCCESS) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, cairo_status_to_string(cs));
+		goto out;
+	}
+	cairo_surface_destroy(s);
+	s = NULL;
+	if (fmt == TRAX_PLOT_SVG) {
+		svg_normalize(svg.buf, svg.len, NULL, &norm);
+		fwrite(norm.buf, 1, norm.len, f);
+	}
+	if (ferror(f) || fclose(f) != 0) {
+		f = NULL;
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp.buf, path) < 0)
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+out:
+	if (cr)
+		cairo_destroy(cr);
+	if (s)
+		cairo_surface_destroy(s);
+	if (f)
+		fclose(f);
+	if (ret && tmp.len)
+		unlink(tmp.buf);
+	strbuf_release(&tmp);
+	strbuf_release(&svg);
+	strbuf_release(&norm);
+	return ret;
+}
+
+int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_prefix,
+		  struct strbuf *out, struct trax_error *err)
+{
+	struct trax_plot_opts dflt;
+	struct strbuf sb = STRBUF_INIT;
+	cairo_surface_t *s;
+	cairo_t *cr;
+	int ret;
+
+	if (!o) {
+		trax_plot_opts_init(&dflt);
+		o = &dflt;
+	}
+	s = cairo_svg_surface_create_for_stream(write_strbuf, &sb, o->width > 0 ? o->width : 1200,
+						o->height > 0 ? o->height : 600);
+	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	cr = cairo_create(s);
+	ret = trax_plot_draw(db, o, cr, NULL, err);
+	cairo_destroy(cr);
+	cairo_surface_finish(s);
+	if (!ret && cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
+		ret = trax_error_set(err, TRAX_E_IO, "SVG: %s",
+				     cairo_status_to_string(cairo_surface_status(s)));
+	cairo_surface_destroy(s);
+	if (!ret)
+		svg_normalize(sb.buf, sb.len, id_prefix, out);
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,150 @@
+/* plot/plot.h: charts of a trax database drawn with cairo onto PNG, SVG and PDF surfaces. */
+#ifndef TRAX_PLOT_H
+#define TRAX_PLOT_H
+
+#include <stdint.h>
+
+#include <cairo.h>
+#include <sqlite3.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+
+/*
+ * Every chart is drawn by one code path, trax_plot_draw(), onto any cairo context: the file
+ * writers below only choose the surface. Coordinates are in pixels for PNG and in points for
+ * SVG and PDF (one unit each way), so a chart of W x H looks the same in all three formats.
+ */
+
+enum trax_plot_kind {
+	TRAX_PLOT_TIMELINE,	/* one lane per CPU, task slices coloured per comm */
+	TRAX_PLOT_COUNTERS,	/* step lines, one lane per counter track */
+	TRAX_PLOT_RESIDENCY,	/* stacked bars: each task's share of each CPU (or CPU group) */
+	TRAX_PLOT_HISTOGRAM,	/* histogram of a set of durations */
+	TRAX_PLOT_CDF,		/* cumulative distribution of a set of durations */
+};
+
+enum trax_plot_format {
+	TRAX_PLOT_PNG,
+	TRAX_PLOT_SVG,
+	TRAX_PLOT_PDF,
+};
+
+/* The durations a histogram or CDF shows. */
+enum trax_plot_durations {
+	TRAX_DUR_SLICES,	/* sched_slice lengths of non-idle tasks */
+	TRAX_DUR_WAKEUP,	/* wakeup latency: thread_state "R" intervals (woken, not yet run) */
+	TRAX_DUR_RUNNABLE,	/* every runnable interval, woken ("R") or preempted ("R+") */
+	TRAX_DUR_SQL,		/* the first column of opts.sql, in nanoseconds */
+};
+
+/* Markers overlaid on timelines (bit mask). */
+enum {
+	TRAX_PLOT_MARK_PRINT = 1,	/* trace markers: the print and bprint tables */
+	TRAX_PLOT_MARK_KILL = 2,	/* the kill table (low-memory and OOM kills) */
+};
+
+/* A window to shade on a timeline (a rule's window), absolute ns. */
+struct trax_plot_span {
+	int64_t start, end;
+	const char *label;	/* may be NULL */
+};
+
+/* A named group of CPUs for residency bars ("little", "0,3-5"). */
+struct trax_plot_group {
+	const char *name;
+	const char *cpus;
+};
+
+struct trax_plot_opts {
+	enum trax_plot_kind kind;
+	int width, height;		/* 0: 1200 x 600 */
+	int64_t start, end;		/* window, absolute ns; end == 0: up to the trace end,
+					 * start == 0: from the trace start */
+	const char *cpus;		/* CPU list "0-3,6"; NULL: every CPU */
+	const char *task;		/* comm glob (any name the thread had) or pid; NULL: all */
+	const char *const *tracks;	/* counters: NAME or NAME:KEY globs (KEY: cpu or zone) */
+	int ntracks;			/* 0: every track */
+	enum trax_plot_durations durations;
+	const char *sql;		/* TRAX_DUR_SQL: a read-only SELECT of durations (ns) */
+	int bins;			/* histogram bins; 0: automatic */
+	int logx;			/* histogram, cdf: logarithmic value axis */
+	const struct trax_plot_group *groups;	/* residency per group instead of per CPU */
+	int ngroups;
+	const struct trax_plot_span *spans;	/* windows shaded on timelines */
+	int nspans;
+	unsigned markers;		/* TRAX_PLOT_MARK_* overlaid on timelines */
+	const char *title;		/* NULL: the kind, the trace's name and the window */
+	int buffer;			/* trace buffer (0: the top buffer) */
+};
+
+/* One timeline lane: a CPU and its rectangle on the surface. */
+struct trax_plot_lane {
+	int cpu;
+	double x, y, w, h;
+};
+
+/* What a drawing did: where it drew (for tests and reports) and how much it read. */
+struct trax_plot_info {
+	double x, y, w, h;		/* the plot area */
+	int64_t start, end;		/* the window drawn, absolute ns */
+	int nlanes;
+	struct trax_plot_lane *lanes;	/* timeline and counters lanes; caller frees with
+					 * trax_plot_info_release() */
+	uint64_t rows;			/* rows read from the database */
+	uint64_t values;		/* durations in a distribution, samples in counters */
+};
+
+/* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */
+void trax_plot_opts_init(struct trax_plot_opts *o);
+
+/* "timeline", "counters", "residency", "histogram", "cdf" <-> kinds. Parse returns 0 or -1. */
+int trax_plot_kind_parse(const char *s, enum trax_plot_kind *kind);
+const char *trax_plot_kind_name(enum trax_plot_kind kind);
+
+/* The format named by a path's extension (.png, .svg, .pdf, any case): 0, or -1 when none. */
+int trax_plot_format_from_path(const char *path, enum trax_plot_format *fmt);
+
+/*
+ * Draw the chart o describes onto cr, in the rectangle (0, 0, o->width, o->height). info may
+ * be NULL. Returns 0 or a negative error with err filled: a bad option (TRAX_E_USAGE), a
+ * database error (TRAX_E_DB), or nothing to draw (TRAX_E_EVAL: "no counter tracks ..."); on
+ * error the surface may hold a partial drawing.
+ */
+int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
+		   struct trax_plot_info *info, struct trax_error *err);
+
+/*
+ * Draw the chart into a new file at path in format fmt. The file is written beside path under
+ * a temporary name and renamed into place when complete: on error nothing is left at path.
+ * PDF metadata (title, creator, creation date) is fixed so that the same input gives the
+ * same bytes. Returns 0 or a negative error with err filled.
+ */
+int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_format fmt,
+		    const char *path, struct trax_plot_info *info, struct trax_error *err);
+
+/*
+ * Draw the chart as SVG appended to out (the caller owns out). With id_prefix (for several
+ * charts inlined in one HTML page) every id and reference gets the prefix and the XML
+ * declaration is left out; with NULL, a standalone document. Returns 0 or a negative error
+ * with err filled (out is then unchanged).
+ */
+int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_prefix,
+		  struct strbuf *out, struct trax_error *err);
+
+/* Set the fixed metadata of a PDF surface (title, creator, creation date). The date is
+ * $SOURCE_DATE_EPOCH when set, else 1970-01-01T00:00:00Z, never the current time. */
+void trax_plot_pdf_metadata(cairo_surface_t *pdf, const char *title);
+
+/* Free what trax_plot_draw() allocated in info (not info itself). */
+void trax_plot_info_release(struct trax_plot_info *info);
+
+/*
+ * Helpers shared with report/: a duration in readable units ("1.25 ms", "3 s"), with the
+ * decimals a step needs (step 0: three significant digits); a stable colour for a comm (the
+ * same in every chart, trace and run).
+ */
+void trax_plot_fmt_duration(char *buf, size_t len, double ns, double step);
+void trax_plot_comm_colour(const char *comm, double rgb[3]);
+
+#endif

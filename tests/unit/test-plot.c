@@ -1,0 +1,649 @@
+/* tests/unit/test-plot.c: charts drawn from small databases whose slices are defined by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "parse/parse.h"
+#include "plot/plot.h"
+
+/*
+ * Expected pixels come from the slices written below and DESIGN.md's rules (idle is blank, a
+ * column is coloured when anything ran in it, the coloured height is the busy fraction of the
+ * lane), worked out here by hand or by independent SQL, never from the plotting code itself.
+ */
+
+#define LANE_BG 0xf4f4f4u
+
+static const char schema[] =
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+	"CREATE TABLE event_type(id INTEGER PRIMARY KEY, system TEXT, name TEXT, table_name TEXT,"
+	" count INTEGER);"
+	"CREATE TABLE thread(utid INTEGER PRIMARY KEY, pid INTEGER, tgid INTEGER, comm TEXT,"
+	" start_ts INTEGER, end_ts INTEGER);"
+	"CREATE TABLE thread_comm(utid INTEGER, ts INTEGER, comm TEXT);"
+	"CREATE TABLE sched_slice(ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, pid INTEGER,"
+	" prio INTEGER, end_state TEXT, clipped INTEGER, buffer INTEGER);"
+	"CREATE TABLE thread_state(ts INTEGER, dur INTEGER, utid INTEGER, state TEXT, cpu INTEGER,"
+	" waker_utid INTEGER, buffer INTEGER);"
+	"CREATE TABLE track(id INTEGER PRIMARY KEY, name TEXT, kind TEXT, cpu INTEGER,"
+	" utid INTEGER, zone TEXT, unit TEXT, buffer INTEGER);"
+	"CREATE TABLE counter(ts INTEGER, track_id INTEGER, value NUMERIC);"
+	"CREATE INDEX sched_slice_cpu ON sched_slice(cpu, ts);"
+	"CREATE INDEX counter_track ON counter(track_id, ts);"
+	"INSERT INTO meta VALUES('trax.version','test'),('source.path','/canned/hand.dat'),"
+	"('cpus','2'),('trace.start_ts','1000000'),('trace.end_ts','2000000');"
+	/* utid 0, 1: idle; 2: "alpha" pid 10; 3: "beta" pid 11, named "gamma" from 1500000. */
+	"INSERT INTO thread VALUES(0,0,0,'swapper/0',NULL,NULL),(1,0,0,'swapper/1',NULL,NULL),"
+	"(2,10,10,'alpha',1000000,2000000),(3,11,11,'gamma',1000000,2000000);"
+	"INSERT INTO thread_comm VALUES(0,1000000,'swapper/0'),(1,1000000,'swapper/1'),"
+	"(2,1000000,'alpha'),(3,1000000,'beta'),(3,1500000,'gamma');";
+
+static sqlite3 *canned(const char *extra)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+	    (extra && sqlite3_exec(db, extra, NULL, NULL, &msg) != SQLITE_OK)) {
+		fprintf(stderr, "# canned db: %s\n", msg);
+		fail();
+	}
+	return db;
+}
+
+static void slice(sqlite3 *db, int cpu, int utid, int pid, int64_t ts, int64_t dur)
+{
+	char *sql = sqlite3_mprintf("INSERT INTO sched_slice VALUES(%lld,%lld,%d,%d,%d,120,'S',0,0)",
+				    (long long)ts, (long long)dur, cpu, utid, pid);
+
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+}
+
+struct img {
+	cairo_surface_t *s;
+	unsigned char *data;
+	int stride, w, h;
+};
+
+static int draw(sqlite3 *db, const struct trax_plot_opts *o, struct img *im,
+		struct trax_plot_info *info, struct trax_error *err)
+{
+	cairo_t *cr;
+	int ret;
+
+	im->s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
+	cr = cairo_create(im->s);
+	ret = trax_plot_draw(db, o, cr, info, err);
+	cairo_destroy(cr);
+	cairo_surface_flush(im->s);
+	im->data = cairo_image_surface_get_data(im->s);
+	im->stride = cairo_image_surface_get_stride(im->s);
+	im->w = o->width;
+	im->h = o->height;
+	return ret;
+}
+
+static uint32_t px(const struct img *im, int x, int y)
+{
+	return *(const uint32_t *)(im->data + (size_t)y * im->stride + (size_t)x * 4) & 0xffffff;
+}
+
+static uint32_t comm_px(const char *comm)
+{
+	double rgb[3];
+
+	trax_plot_comm_colour(comm, rgb);
+	return (uint32_t)(rgb[0] * 255 + 0.5) << 16 | (uint32_t)(rgb[1] * 255 + 0.5) << 8 |
+	       (uint32_t)(rgb[2] * 255 + 0.5);
+}
+
+/* Pixels of column x in a lane, counted from the lane's bottom, of colour want; every pixel
+ * above them must be the idle background (else returns -1). */
+static int coloured_height(const struct img *im, const struct trax_plot_lane *l, int x,
+			   uint32_t want)
+{
+	int y0 = (int)l->y, h = (int)l->h, n = 0;
+
+	while (n < h && px(im, x, y0 + h - 1 - n) == want)
+		n++;
+	for (int k = n; k < h; k++)
+		if (px(im, x, y0 + h - 1 - k) != LANE_BG)
+			return -1;
+	return n;
+}
+
+/* Width of the plot area at this chart size: drawn once to ask the layout. */
+static int plot_width(sqlite3 *db, struct trax_plot_opts *o)
+{
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	int w;
+
+	assert_int_equal(draw(db, o, &im, &info, &err), 0);
+	w = (int)info.w;
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	return w;
+}
+
+/*
+ * Two CPUs, 1 us per pixel column: slices on column boundaries colour whole columns of their
+ * task; idle slices (pid 0) and gaps stay blank; a 5 ns slice still colours its column (one
+ * pixel high); slices covering 0.3 and half a column fill that part of the lane height.
+ */
+static void test_timeline_pixels(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	int64_t t0 = 1000000;
+	int w;
+	uint32_t alpha = comm_px("alpha"), beta = comm_px("beta");
+
+	(void)state;
+	trax_plot_opts_init(&o);
+	o.width = 700;
+	o.height = 300;
+	slice(db, 0, 2, 10, t0 + 10000, 40000);		/* alpha: columns 10..49 */
+	slice(db, 0, 0, 0, t0 + 50000, 50000);		/* idle: 50..99 blank */
+	slice(db, 0, 3, 11, t0 + 100000, 5);		/* beta, 5 ns: column 100 */
+	slice(db, 0, 3, 11, t0 + 110000, 300);		/* beta, 300 ns: column 110 */
+	slice(db, 1, 3, 11, t0 + 200500, 99500);	/* beta from the middle of column 200 */
+	w = plot_width(db, &o);
+	assert_true(w > 300);
+	o.start = t0;
+	o.end = t0 + (int64_t)w * 1000;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.nlanes, 2);
+	assert_int_equal(info.lanes[0].cpu, 0);
+	assert_int_equal(info.lanes[1].cpu, 1);
+	for (int l = 0; l < 2; l++) {
+		const struct trax_plot_lane *ln = &info.lanes[l];
+		int h = (int)ln->h;
+
+		for (int k = 0; k < w; k++) {
+			int x = (int)ln->x + k, got;
+
+			if (l == 0 && k >= 10 && k < 50) {
+				got = coloured_height(&im, ln, x, alpha);
+				assert_int_equal(got, h);
+			} else if (l == 0 && k == 100) {
+				got = coloured_height(&im, ln, x, beta);
+				assert_int_equal(got, 1);	/* 0.005 of a column: 1 px */
+			} else if (l == 0 && k == 110) {
+				got = coloured_height(&im, ln, x, beta);
+				assert_true(got >= 0.3 * h - 1 && got <= 0.3 * h + 1);
+			} else if (l == 1 && k == 200) {
+				got = coloured_height(&im, ln, x, beta);
+				assert_true(got == h / 2 || got == (h + 1) / 2);
+			} else if (l == 1 && k > 200 && k < 300) {
+				got = coloured_height(&im, ln, x, beta);
+				assert_int_equal(got, h);
+			} else {
+				got = coloured_height(&im, ln, x, 0xffffffff);
+				if (got != 0)
+					fprintf(stderr, "# lane %d column %d not blank\n", l, k);
+				assert_int_equal(got, 0);
+			}
+		}
+	}
+	/* The same pixels when the window is a small part of the trace (one index range scan
+	 * per CPU instead of one pass over the table). */
+	assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value='100000000' WHERE "
+				      "key='trace.end_ts'", NULL, NULL, NULL), SQLITE_OK);
+	{
+		struct img im2;
+		struct trax_plot_info info2;
+
+		assert_int_equal(draw(db, &o, &im2, &info2, &err), 0);
+		assert_int_equal(im2.stride, im.stride);
+		assert_memory_equal(im2.data, im.data, (size_t)im.stride * im.h);
+		cairo_surface_destroy(im2.s);
+		trax_plot_info_release(&info2);
+	}
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/*
+ * Column k is busy (k % 11) / 10 of its time (capped at 1), made of five short slices; the
+ * drawn height is that fraction of the lane height to within one pixel.
+ */
+static void test_timeline_coverage(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	int64_t t0 = 1000000;
+	int w, h;
+	uint32_t alpha = comm_px("alpha");
+
+	(void)state;
+	trax_plot_opts_init(&o);
+	o.width = 600;
+	o.height = 400;
+	o.cpus = "0";
+	slice(db, 1, 2, 10, t0, 1000);	/* so that the layout can be asked */
+	w = plot_width(db, &o);
+	o.start = t0;
+	o.end = t0 + (int64_t)w * 1000;
+	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	for (int k = 0; k < w; k++) {
+		int64_t busy = (k % 11) * 100;	/* ns of 1000 */
+
+		if (busy > 1000)
+			busy = 1000;
+		for (int i = 0; i < 5 && busy; i++)
+			slice(db, 0, 2, 10, t0 + k * 1000 + i * 200, busy / 5);
+	}
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.nlanes, 1);
+	h = (int)info.lanes[0].h;
+	for (int k = 0; k < w; k++) {
+		double f = (k % 11) / 10.0 > 1 ? 1 : (k % 11) / 10.0;
+		int got = coloured_height(&im, &info.lanes[0], (int)info.lanes[0].x + k, alpha);
+		double want = f * h;
+
+		if (f > 0 && want < 1)
+			want = 1;
+		assert_true(got >= 0);
+		if (got < want - 1 || got > want + 1)
+			fprintf(stderr, "# column %d: %d px, want %.1f\n", k, got, want);
+		assert_true(got >= want - 1 && got <= want + 1);
+	}
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/*
+ * A real trace (bart/raw_trace.dat, 6 CPUs): per lane and column, the coloured height matches
+ * the busy fraction computed by SQL (sum of non-idle slice overlaps with the column) to within
+ * one pixel, and a column is coloured exactly when that sum is positive.
+ */
+static void test_timeline_real_trace(void **state)
+{
+	const char *shared = getenv("TRAX_SHARED");
+	char path[4096];
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	struct img im;
+	double npc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/bart/raw_trace.dat", shared ? shared : "../shared");
+	if (access(path, R_OK)) {
+		printf("# SKIP %s absent (../shared/traces is not part of the repository)\n", path);
+		skip();
+	}
+	assert_int_equal(trax_db_open(path, NULL, &db, &err), 0);
+	trax_plot_opts_init(&o);
+	o.width = 1000;
+	o.height = 500;
+	o.markers = 0;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.nlanes, 6);
+	npc = (double)(info.end - info.start) / info.w;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT coalesce(sum(min(ts + dur, ?3) - "
+					    "max(ts, ?2)), 0) FROM sched_slice WHERE cpu = ?1 AND "
+					    "pid != 0 AND ts < ?3 AND ts + dur > ?2", -1, &st, NULL),
+			 SQLITE_OK);
+	for (int l = 0; l < info.nlanes; l++) {
+		const struct trax_plot_lane *ln = &info.lanes[l];
+		int h = (int)ln->h;
+
+		for (int k = 0; k < (int)info.w; k++) {
+			double a = info.start + k * npc, b = info.start + (k + 1) * npc, f, want;
+			int got = 0, x = (int)ln->x + k;
+
+			sqlite3_bind_int(st, 1, ln->cpu);
+			sqlite3_bind_double(st, 2, a);
+			sqlite3_bind_double(st, 3, b);
+			assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+			f = sqlite3_column_double(st, 0) / npc;
+			sqlite3_reset(st);
+			/* Count non-background pixels up from the bottom (any task colour). */
+			while (got < h && px(&im, x, (int)ln->y + h - 1 - got) != LANE_BG)
+				got++;
+			want = f * h;
+			if (f > 0 && want < 1)
+				want = 1;
+			if (got < want - 1 - 1e-6 || got > want + 1 + 1e-6)
+				fprintf(stderr, "# CPU %d column %d: %d px, want %.2f\n", ln->cpu, k,
+					got, want);
+			assert_true(got >= want - 1 - 1e-6 && got <= want + 1 + 1e-6);
+			assert_int_equal(got > 0, f > 0);
+		}
+	}
+	sqlite3_finalize(st);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/* --task: the selected task keeps its colour (any of its names matches), others are grey;
+ * the name at slice time gives the colour (beta, then gamma after its rename). */
+static void test_timeline_task_and_rename(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	int64_t t0 = 1000000;
+	int w;
+	const struct trax_plot_lane *ln;
+
+	(void)state;
+	trax_plot_opts_init(&o);
+	o.width = 700;
+	o.height = 300;
+	slice(db, 0, 3, 11, t0, 100000);		/* beta (renamed at +500000) */
+	slice(db, 0, 3, 11, t0 + 500000, 50000);	/* gamma */
+	slice(db, 1, 2, 10, t0, 100000);		/* alpha */
+	w = plot_width(db, &o);
+	o.start = t0;
+	o.end = t0 + (int64_t)w * 1000;
+	o.task = "gam*";
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	ln = &info.lanes[0];
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, comm_px("beta")), (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 520, comm_px("gamma")),
+			 (int)ln->h);
+	ln = &info.lanes[1];
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, 0xb0b0b0), (int)ln->h);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/* Residency: CPU 0 busy the whole window with alpha, CPU 1 a quarter of it with beta; the
+ * bars are 100 % and 25 % of the plot height. */
+static void test_residency_bars(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	uint32_t want[2] = { comm_px("alpha"), comm_px("beta") };
+	double frac[2] = { 1.0, 0.25 };
+
+	(void)state;
+	slice(db, 0, 2, 10, 1000000, 1000000);
+	slice(db, 1, 3, 11, 1000000, 250000);
+	slice(db, 1, 1, 0, 1250000, 750000);
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_RESIDENCY;
+	o.width = 800;
+	o.height = 400;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		int x = (int)(info.x + info.w / 2 * i + info.w / 4), bottom = (int)(info.y + info.h);
+		int n = 0;
+
+		while (n < bottom && px(&im, x, bottom - 1 - n) == want[i])
+			n++;
+		assert_true(n >= frac[i] * info.h - 1 && n <= frac[i] * info.h + 1);
+	}
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/* Counters: a frequency track at 500000 kHz, then 1000000 kHz from the middle: the line sits
+ * at the bottom of the lane on the left and at its top on the right. */
+static void test_counters_step(void **state)
+{
+	sqlite3 *db = canned("INSERT INTO track VALUES(1,'cpu_frequency','cpu',0,NULL,NULL,'kHz',0);"
+			     "INSERT INTO counter VALUES(1000000,1,500000),(1500000,1,1000000);");
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	const struct trax_plot_lane *ln;
+	int left_low = 0, right_high = 0;
+
+	(void)state;
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_COUNTERS;
+	o.width = 800;
+	o.height = 300;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.nlanes, 1);
+	ln = &info.lanes[0];
+	for (int y = (int)ln->y; y < (int)(ln->y + ln->h); y++) {
+		uint32_t a = px(&im, (int)(ln->x + ln->w / 4), y);
+		uint32_t b = px(&im, (int)(ln->x + ln->w * 3 / 4), y);
+
+		if (a != LANE_BG && y > ln->y + ln->h * 0.8)
+			left_low = 1;
+		if (b != LANE_BG && b != 0x222222 && y > ln->y + 12 && y < ln->y + ln->h * 0.4)
+			right_high = 1;
+	}
+	assert_true(left_low);
+	assert_true(right_high);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/* Distributions count what the filters select: 3 non-idle slices, 2 of them on CPU 0, 1 of
+ * alpha; wakeup latency reads thread_state "R" rows; SQL gives its own values. */
+static void test_distribution_counts(void **state)
+{
+	sqlite3 *db = canned("INSERT INTO thread_state VALUES(1100000,2000,2,'R',0,3,0),"
+			     "(1200000,5000,2,'R+',0,NULL,0),(1300000,7000,3,'R',1,2,0);");
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	static const struct { int kind; enum trax_plot_durations d; const char *cpus, *task;
+			      const char *sql; int logx; uint64_t n; } cases[] = {
+		{ TRAX_PLOT_HISTOGRAM, TRAX_DUR_SLICES, NULL, NULL, NULL, 0, 3 },
+		{ TRAX_PLOT_CDF, TRAX_DUR_SLICES, "0", NULL, NULL, 0, 2 },
+		{ TRAX_PLOT_CDF, TRAX_DUR_SLICES, NULL, "alpha", NULL, 1, 1 },
+		{ TRAX_PLOT_HISTOGRAM, TRAX_DUR_WAKEUP, NULL, NULL, NULL, 1, 2 },
+		{ TRAX_PLOT_CDF, TRAX_DUR_RUNNABLE, NULL, NULL, NULL, 0, 3 },
+		{ TRAX_PLOT_HISTOGRAM, TRAX_DUR_SQL, NULL, NULL,
+		  "SELECT value FROM (SELECT 5 AS value UNION ALL SELECT 7 UNION ALL SELECT NULL)",
+		  0, 2 },
+	};
+
+	(void)state;
+	slice(db, 0, 2, 10, 1000000, 1000);
+	slice(db, 0, 3, 11, 1100000, 2000);
+	slice(db, 1, 3, 11, 1200000, 3000);
+	slice(db, 1, 1, 0, 1300000, 4000);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		trax_plot_opts_init(&o);
+		o.kind = cases[i].kind;
+		o.durations = cases[i].d;
+		o.cpus = cases[i].cpus;
+		o.task = cases[i].task;
+		o.sql = cases[i].sql;
+		o.logx = cases[i].logx;
+		o.width = 600;
+		o.height = 300;
+		assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+		assert_int_equal(info.values, cases[i].n);
+		cairo_surface_destroy(im.s);
+		trax_plot_info_release(&info);
+	}
+	sqlite3_close(db);
+}
+
+/* Errors: one line each, the right code, nothing left behind. */
+static void test_errors(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_error err = { 0 };
+	char path[] = "/tmp/trax-test-plot-XXXXXX", out[128];
+	struct stat sb;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	snprintf(out, sizeof(out), "%s/x.png", path);
+	trax_plot_opts_init(&o);
+	/* No slices at all. */
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_PNG, out, NULL, &err), -TRAX_E_EVAL);
+	assert_non_null(strstr(err.msg, "hand.dat"));
+	assert_int_not_equal(stat(out, &sb), 0);
+	slice(db, 0, 2, 10, 1000000, 1000);
+	o.kind = TRAX_PLOT_COUNTERS;
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_SVG, out, NULL, &err), -TRAX_E_EVAL);
+	assert_non_null(strstr(err.msg, "no counter tracks"));
+	o.kind = TRAX_PLOT_TIMELINE;
+	o.cpus = "0-7";
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_PDF, out, NULL, &err), -TRAX_E_USAGE);
+	assert_non_null(strstr(err.msg, "CPU 7"));
+	o.cpus = "zero";
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_PDF, out, NULL, &err), -TRAX_E_USAGE);
+	o.cpus = NULL;
+	o.kind = TRAX_PLOT_HISTOGRAM;
+	o.durations = TRAX_DUR_SQL;
+	o.sql = "DELETE FROM sched_slice";
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_PNG, out, NULL, &err), -TRAX_E_USAGE);
+	o.sql = "SELECT 'x'";
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_PNG, out, NULL, &err), -TRAX_E_USAGE);
+	assert_int_not_equal(stat(out, &sb), 0);
+	/* A folder that does not exist. */
+	o.kind = TRAX_PLOT_TIMELINE;
+	assert_int_equal(trax_plot_write(db, &o, TRAX_PLOT_PNG, "/nonexistent/x.png", NULL, &err),
+			 -TRAX_E_IO);
+	assert_non_null(strstr(err.msg, "/nonexistent/x.png"));
+	rmdir(path);
+	sqlite3_close(db);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Every kind in every format: the PNG decodes at its size, and the same input gives the same
+ * bytes twice (PNG, SVG, and PDF with its fixed metadata). */
+static void test_formats_deterministic(void **state)
+{
+	sqlite3 *db = canned("INSERT INTO track VALUES(1,'cpu_frequency','cpu',0,NULL,NULL,'kHz',0);"
+			     "INSERT INTO counter VALUES(1000000,1,500000),(1500000,1,1000000);");
+	static const char *const ext[] = { "png", "svg", "pdf" };
+	char dir[] = "/tmp/trax-test-plot-XXXXXX", a[128], b[128];
+
+	(void)state;
+	unsetenv("SOURCE_DATE_EPOCH");
+	assert_non_null(mkdtemp(dir));
+	slice(db, 0, 2, 10, 1000000, 400000);
+	slice(db, 1, 3, 11, 1200000, 300000);
+	for (int k = TRAX_PLOT_TIMELINE; k <= TRAX_PLOT_CDF; k++) {
+		for (int f = 0; f < 3; f++) {
+			struct trax_plot_opts o;
+			struct trax_error err = { 0 };
+			size_t la, lb;
+			char *x, *y;
+
+			trax_plot_opts_init(&o);
+			o.kind = (enum trax_plot_kind)k;
+			o.width = 640;
+			o.height = 360;
+			snprintf(a, sizeof(a), "%s/a.%s", dir, ext[f]);
+			snprintf(b, sizeof(b), "%s/b.%s", dir, ext[f]);
+			assert_int_equal(trax_plot_write(db, &o, (enum trax_plot_format)f, a, NULL,
+							 &err), 0);
+			if (f == 2)
+				sleep(1);	/* a creation date from the clock would differ */
+			assert_int_equal(trax_plot_write(db, &o, (enum trax_plot_format)f, b, NULL,
+							 &err), 0);
+			x = slurp(a, &la);
+			y = slurp(b, &lb);
+			assert_true(la > 100);
+			assert_int_equal(la, lb);
+			if (memcmp(x, y, la))
+				fprintf(stderr, "# %s differs\n", a);
+			assert_memory_equal(x, y, la);
+			if (f == 0) {
+				cairo_surface_t *s = cairo_image_surface_create_from_png(a);
+
+				assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+				assert_int_equal(cairo_image_surface_get_width(s), 640);
+				assert_int_equal(cairo_image_surface_get_height(s), 360);
+				cairo_surface_destroy(s);
+			} else if (f == 1) {
+				assert_non_null(strstr(x, "<svg"));
+				assert_non_null(strstr(x, "width=\"640"));
+			} else {
+				assert_memory_equal(x, "%PDF-", 5);
+				/* The date we set (cairo 1.16 writes it without "D:"), not today's. */
+				assert_non_null(memmem(x, la, "/CreationDate (19700101000000Z)", 31));
+				assert_non_null(memmem(x, la, "/Creator (trax", 14));
+			}
+			free(x);
+			free(y);
+			unlink(a);
+			unlink(b);
+		}
+	}
+	rmdir(dir);
+	sqlite3_close(db);
+}
+
+/* Colours depend on the name only; different names get different colours here. */
+static void test_colours(void **state)
+{
+	(void)state;
+	assert_int_equal(comm_px("surfaceflinger"), comm_px("surfaceflinger"));
+	assert_int_not_equal(comm_px("alpha"), comm_px("beta"));
+	assert_int_not_equal(comm_px("alpha"), LANE_BG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timeline_pixels),
+		cmocka_unit_test(test_timeline_coverage),
+		cmocka_unit_test(test_timeline_real_trace),
+		cmocka_unit_test(test_timeline_task_and_rename),
+		cmocka_unit_test(test_residency_bars),
+		cmocka_unit_test(test_counters_step),
+		cmocka_unit_test(test_distribution_counts),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_formats_deterministic),
+		cmocka_unit_test(test_colours),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
