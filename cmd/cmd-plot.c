@@ -30,8 +30,8 @@ const char cmd_plot_usage[] =
 	"      --track NAME[:KEY]  counters: tracks to draw, a glob on the track name and on its\n"
 	"                          CPU or zone (cpu_frequency, thermal_temperature:soc*);\n"
 	"                          repeatable; default every track\n"
-	"      --of WHAT           histogram, cdf: slices (default), wakeup (woken until running),\n"
-	"                          runnable (woken or preempted until running)\n"
+	"      --of WHAT           histogram, cdf: slices (default), wakeup (woken until\n"
+	"                          running), runnable (woken or preempted until running)\n"
 	"      --sql SELECT        histogram, cdf: durations in ns, the first column of a query\n"
 	"      --bins N            histogram: number of bins (default automatic)\n"
 	"      --log               histogram, cdf: logarithmic time axis (long tails)\n"
@@ -43,7 +43,8 @@ const char cmd_plot_usage[] =
 	"The same input gives the same bytes in every format. The file is written under a\n"
 	"temporary name and renamed when complete.\n"
 	"\n"
-	"Exit status: 0 written, 2 usage or input error, or nothing to draw (nothing is written).\n";
+	"Exit status: 0 written; 2 usage or input error, or nothing to draw (nothing is\n"
+	"written then).\n";
 
 #define MAX_REPEAT 64
 
@@ -198,8 +199,8 @@ int cmd_plot(int argc, char **argv)
 		} else if (is_opt(arg, "--size", "-s")) {
 			VAL("--size");
 			if (parse_size(v, &o.width, &o.height)) {
-				ret = cmd_usage_error("plot", "--size '%s': want WxH from 200x150 to "
-						      "20000x20000", v);
+				ret = cmd_usage_error("plot", "--size '%s': want WxH from 200x150 "
+						      "to 20000x20000", v);
 				goto out;
 			}
 		} else if (is_opt(arg, "--track", NULL)) {

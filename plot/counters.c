@@ -74,7 +74,8 @@ static int load_tracks(struct chart *c, struct track **out, int *n)
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		const char *zone = (const char *)sqlite3_column_text(st, 3);
 		const char *unit = (const char *)sqlite3_column_text(st, 4);
-		int cpu = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2);
+		int cpu = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
+			  sqlite3_column_int(st, 2);
 		struct track *t;
 
 		if (!name || !track_selected(c, name, cpu, zone))

@@ -52,8 +52,8 @@ static int build_source(struct chart *c, struct src *s)
 		if (!o->sql || !*o->sql)
 			return trax_error_set(c->err, TRAX_E_USAGE, "no SQL for the durations");
 		if (o->task || o->cpus)
-			return trax_error_set(c->err, TRAX_E_USAGE, "--task and --cpus do not apply "
-					      "to durations from SQL: filter in the query");
+			return trax_error_set(c->err, TRAX_E_USAGE, "--task and --cpus do not "
+					      "apply to durations from SQL: filter in the query");
 		s->what = "durations from SQL";
 		s->sql = strdup(o->sql);
 		return s->sql ? 0 : trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");

@@ -332,9 +332,11 @@ int ch_threads_load(struct chart *c)
 		} else if (is_number(task)) {
 			th->match[u] = th->pid[u] == atoi(task);
 		} else {
-			for (int k = 0; k < th->count[u] && !th->match[u]; k++)
-				th->match[u] = !fnmatch(task, th->comms[th->at[th->first[u] + k].comm],
-							0);
+			for (int k = 0; k < th->count[u] && !th->match[u]; k++) {
+				int comm = th->at[th->first[u] + k].comm;
+
+				th->match[u] = !fnmatch(task, th->comms[comm], 0);
+			}
 		}
 	}
 	c->have_threads = 1;
@@ -402,8 +404,8 @@ int ch_cpulist_parse(const char *s, unsigned char *set, int n, struct trax_error
 			p = end;
 		}
 		if (b >= n)
-			return trax_error_set(err, TRAX_E_USAGE, "CPU %ld is not in the trace (%d CPUs)",
-					      b, n);
+			return trax_error_set(err, TRAX_E_USAGE, "CPU %ld is not in the trace "
+					      "(%d CPUs)", b, n);
 		for (long i = a; i <= b; i++)
 			set[i] = 1;
 		if (*p == ',')

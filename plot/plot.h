@@ -33,7 +33,7 @@ enum trax_plot_format {
 /* The durations a histogram or CDF shows. */
 enum trax_plot_durations {
 	TRAX_DUR_SLICES,	/* sched_slice lengths of non-idle tasks */
-	TRAX_DUR_WAKEUP,	/* wakeup latency: thread_state "R" intervals (woken, not yet run) */
+	TRAX_DUR_WAKEUP,	/* wakeup latency: thread_state "R" (woken, not yet running) */
 	TRAX_DUR_RUNNABLE,	/* every runnable interval, woken ("R") or preempted ("R+") */
 	TRAX_DUR_SQL,		/* the first column of opts.sql, in nanoseconds */
 };

@@ -247,7 +247,8 @@ int ch_residency(struct chart *c)
 			cairo_fill(cr);
 			trax_plot_fmt_duration(t, sizeof(t), v, 0);
 			if (comm >= 0)
-				snprintf(buf, sizeof(buf), "%.22s  %s", ch_comm_name(&c->th, comm), t);
+				snprintf(buf, sizeof(buf), "%.22s  %s",
+					 ch_comm_name(&c->th, comm), t);
 			else
 				snprintf(buf, sizeof(buf), "%d others  %s", ntop - TOP_TASKS, t);
 			ch_hex(cr, CH_FG);

@@ -107,8 +107,8 @@ static int stream(struct tl *t)
 		if ((ret = ch_prepare(c, "SELECT max(ts) FROM sched_slice WHERE cpu = ?1 AND "
 				      "ts <= ?2 AND buffer = ?3", &lo)) ||
 		    (ret = ch_prepare(c, "SELECT cpu, ts, dur, utid, pid FROM sched_slice WHERE "
-				      "cpu = ?1 AND ts >= ?2 AND ts < ?3 AND buffer = ?4 ORDER BY ts",
-				      &st)))
+				      "cpu = ?1 AND ts >= ?2 AND ts < ?3 AND buffer = ?4 "
+				      "ORDER BY ts", &st)))
 			goto out;
 		for (int i = 0; i < t->nlanes; i++) {
 			int64_t from = c->t0;
@@ -116,7 +116,8 @@ static int stream(struct tl *t)
 			sqlite3_bind_int(lo, 1, t->lanes[i].cpu);
 			sqlite3_bind_int64(lo, 2, c->t0);
 			sqlite3_bind_int(lo, 3, c->o->buffer);
-			if (sqlite3_step(lo) == SQLITE_ROW && sqlite3_column_type(lo, 0) != SQLITE_NULL)
+			if (sqlite3_step(lo) == SQLITE_ROW &&
+			    sqlite3_column_type(lo, 0) != SQLITE_NULL)
 				from = sqlite3_column_int64(lo, 0);
 			sqlite3_reset(lo);
 			sqlite3_bind_int(st, 1, t->lanes[i].cpu);
@@ -324,8 +325,8 @@ static void draw_markers(struct tl *t, double x0, double ytop, double ybot, doub
 	}
 	if ((o->markers & TRAX_PLOT_MARK_PRINT) && ch_table_exists(c->db, "print") &&
 	    sqlite3_prepare_v2(c->db, ch_column_exists(c->db, "print", "buf") ?
-			       "SELECT ts, CAST(buf AS TEXT) FROM print WHERE ts >= ?1 AND ts <= ?2 "
-			       "ORDER BY ts LIMIT 5000" :
+			       "SELECT ts, CAST(buf AS TEXT) FROM print WHERE ts >= ?1 AND "
+			       "ts <= ?2 ORDER BY ts LIMIT 5000" :
 			       "SELECT ts, NULL FROM print WHERE ts >= ?1 AND ts <= ?2 ORDER BY ts "
 			       "LIMIT 5000", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, c->t0);

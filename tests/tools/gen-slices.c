@@ -94,10 +94,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < ncpus + NTASKS; i++) {
 		char *sql = i < ncpus ?
 			sqlite3_mprintf("INSERT INTO thread VALUES(%d,0,0,'swapper/%d',NULL,NULL);"
-					"INSERT INTO thread_comm VALUES(%d,1000000000000,'swapper/%d')",
+					"INSERT INTO thread_comm VALUES(%d,1000000000000,"
+					"'swapper/%d')",
 					i, i, i, i) :
 			sqlite3_mprintf("INSERT INTO thread VALUES(%d,%d,%d,'task-%d',NULL,NULL);"
-					"INSERT INTO thread_comm VALUES(%d,1000000000000,'task-%d')",
+					"INSERT INTO thread_comm VALUES(%d,1000000000000,"
+					"'task-%d')",
 					i, 1000 + i, 1000 + i, i - ncpus, i, i - ncpus);
 		int r = exec(db, sql);
 
@@ -148,12 +150,13 @@ int main(int argc, char **argv)
 	}
 	if (meta(db, "trax.version", "synthetic", 0) || meta(db, "format", "synthetic", 0) ||
 	    meta(db, "source.path", "gen-slices", 0) || meta(db, "cpus", "%" PRIu64, ncpus) ||
-	    meta(db, "trace.start_ts", "%" PRIu64, t0) || meta(db, "trace.end_ts", "%" PRIu64, end) ||
+	    meta(db, "trace.start_ts", "%" PRIu64, t0) ||
+	    meta(db, "trace.end_ts", "%" PRIu64, end) ||
 	    meta(db, "trace.complete_start_ts", "%" PRIu64, t0) || meta(db, "events", "all", 0))
 		goto out;
 	{
-		char *sql = sqlite3_mprintf("INSERT INTO event_type VALUES(1,'sched','sched_switch',"
-					    "'sched_switch',%lld)", (long long)n);
+		char *sql = sqlite3_mprintf("INSERT INTO event_type VALUES(1,'sched',"
+					    "'sched_switch','sched_switch',%lld)", (long long)n);
 		int r = exec(db, sql);
 
 		sqlite3_free(sql);

@@ -22,6 +22,10 @@
 
 #define LANE_BG 0xf4f4f4u
 
+/* CPU 0 at 500 MHz, then 1 GHz from the middle of the trace. */
+#define FREQ_TRACK "INSERT INTO track VALUES(1,'cpu_frequency','cpu',0,NULL,NULL,'kHz',0);" \
+	"INSERT INTO counter VALUES(1000000,1,500000),(1500000,1,1000000);"
+
 static const char schema[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
 	"CREATE TABLE event_type(id INTEGER PRIMARY KEY, system TEXT, name TEXT, table_name TEXT,"
@@ -62,8 +66,8 @@ static sqlite3 *canned(const char *extra)
 
 static void slice(sqlite3 *db, int cpu, int utid, int pid, int64_t ts, int64_t dur)
 {
-	char *sql = sqlite3_mprintf("INSERT INTO sched_slice VALUES(%lld,%lld,%d,%d,%d,120,'S',0,0)",
-				    (long long)ts, (long long)dur, cpu, utid, pid);
+	char *sql = sqlite3_mprintf("INSERT INTO sched_slice VALUES(%lld,%lld,%d,%d,%d,120,'S',0,"
+				    "0)", (long long)ts, (long long)dur, cpu, utid, pid);
 
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_free(sql);
@@ -306,7 +310,8 @@ static void test_timeline_real_trace(void **state)
 	npc = (double)(info.end - info.start) / info.w;
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT coalesce(sum(min(ts + dur, ?3) - "
 					    "max(ts, ?2)), 0) FROM sched_slice WHERE cpu = ?1 AND "
-					    "pid != 0 AND ts < ?3 AND ts + dur > ?2", -1, &st, NULL),
+					    "pid != 0 AND ts < ?3 AND ts + dur > ?2", -1, &st,
+					    NULL),
 			 SQLITE_OK);
 	for (int l = 0; l < info.nlanes; l++) {
 		const struct trax_plot_lane *ln = &info.lanes[l];
@@ -329,8 +334,8 @@ static void test_timeline_real_trace(void **state)
 			if (f > 0 && want < 1)
 				want = 1;
 			if (got < want - 1 - 1e-6 || got > want + 1 + 1e-6)
-				fprintf(stderr, "# CPU %d column %d: %d px, want %.2f\n", ln->cpu, k,
-					got, want);
+				fprintf(stderr, "# CPU %d column %d: %d px, want %.2f\n", ln->cpu,
+					k, got, want);
 			assert_true(got >= want - 1 - 1e-6 && got <= want + 1 + 1e-6);
 			assert_int_equal(got > 0, f > 0);
 		}
@@ -399,7 +404,8 @@ static void test_residency_bars(void **state)
 	o.height = 400;
 	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
 	for (int i = 0; i < 2; i++) {
-		int x = (int)(info.x + info.w / 2 * i + info.w / 4), bottom = (int)(info.y + info.h);
+		int x = (int)(info.x + info.w / 2 * i + info.w / 4);
+		int bottom = (int)(info.y + info.h);
 		int n = 0;
 
 		while (n < bottom && px(&im, x, bottom - 1 - n) == want[i])
@@ -415,8 +421,7 @@ static void test_residency_bars(void **state)
  * at the bottom of the lane on the left and at its top on the right. */
 static void test_counters_step(void **state)
 {
-	sqlite3 *db = canned("INSERT INTO track VALUES(1,'cpu_frequency','cpu',0,NULL,NULL,'kHz',0);"
-			     "INSERT INTO counter VALUES(1000000,1,500000),(1500000,1,1000000);");
+	sqlite3 *db = canned(FREQ_TRACK);
 	struct trax_plot_opts o;
 	struct trax_plot_info info;
 	struct trax_error err = { 0 };
@@ -559,8 +564,7 @@ static char *slurp(const char *path, size_t *len)
  * bytes twice (PNG, SVG, and PDF with its fixed metadata). */
 static void test_formats_deterministic(void **state)
 {
-	sqlite3 *db = canned("INSERT INTO track VALUES(1,'cpu_frequency','cpu',0,NULL,NULL,'kHz',0);"
-			     "INSERT INTO counter VALUES(1000000,1,500000),(1500000,1,1000000);");
+	sqlite3 *db = canned(FREQ_TRACK);
 	static const char *const ext[] = { "png", "svg", "pdf" };
 	char dir[] = "/tmp/trax-test-plot-XXXXXX", a[128], b[128];
 
@@ -607,8 +611,9 @@ static void test_formats_deterministic(void **state)
 				assert_non_null(strstr(x, "width=\"640"));
 			} else {
 				assert_memory_equal(x, "%PDF-", 5);
-				/* The date we set (cairo 1.16 writes it without "D:"), not today's. */
-				assert_non_null(memmem(x, la, "/CreationDate (19700101000000Z)", 31));
+				/* Our date (cairo 1.16 writes it without "D:"), not today's. */
+				assert_non_null(memmem(x, la, "/CreationDate (19700101000000Z)",
+						       31));
 				assert_non_null(memmem(x, la, "/Creator (trax", 14));
 			}
 			free(x);
