@@ -11,4 +11,45 @@ int assert_event_present(sqlite3 *db, const char *name);
 /* Percentile p (0..100) of n sorted samples, linear between closest ranks. */
 double assert_percentile(const double *sorted, int n, double p);
 
+
+
+#include <stdint.h>
+
+#include "assert/assert.h"
+
+/* A slice of one thread (sched_slice), and a thread_state interval of interest to metrics. */
+struct aslice {
+	int64_t ts, dur;
+	int32_t cpu;
+	uint8_t clipped;
+	char state[11];		/* end_state, "" when unknown */
+};
+
+enum { ASTATE_RUNNING, ASTATE_R, ASTATE_RPLUS };
+
+struct astate {
+	int64_t ts, dur;
+	uint8_t code;		/* ASTATE_* */
+};
+
+/*
+ * Per-thread slices and runnable/running states of one database, read once and shared by every
+ * rule of a check. With full_scan, the first request reads each table once in storage order and
+ * keeps the threads in want; without, it reads the threads in want through the (utid, ts)
+ * indexes (cheap for a few light threads). want may list utids in any order.
+ */
+struct acache;
+struct acache *acache_alloc(sqlite3 *db, const int *want, int nwant, int full_scan);
+void acache_free(struct acache *c);
+/* A thread's slices/states in buffer, in time order; valid until acache_free(). */
+int acache_slices(struct acache *c, int utid, int buffer, const struct aslice **s, int *n,
+		  struct trax_error *err);
+int acache_states(struct acache *c, int utid, int buffer, const struct astate **s, int *n,
+		  struct trax_error *err);
+
+/* trax_metric_eval() with a shared cache (c must cover utids). */
+int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
+		       const int *utids, int n, const struct trax_span *span,
+		       const struct trax_trace_info *ti, int track_id, struct trax_value *val,
+		       struct trax_error *err);
 #endif

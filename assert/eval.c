@@ -348,9 +348,9 @@ static double aggregate_values(enum trax_aggregate a, const double *v, int n)
 	return a == TRAX_AGG_MEAN ? x / n : x;
 }
 
-static int eval_rule(sqlite3 *db, const struct trax_rule *r, const char *trace,
-		     const struct trax_trace_info *ti, struct trax_verdicts *out,
-		     struct trax_error *err)
+static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
+		     const char *trace, const struct trax_trace_info *ti,
+		     struct trax_verdicts *out, struct trax_error *err)
 {
 	struct trax_result *res = result_new(out, r, trace, ti);
 	struct trax_task *tasks = NULL;
@@ -459,7 +459,7 @@ static int eval_rule(sqlite3 *db, const struct trax_rule *r, const char *trace,
 			result_name(res, tracks[i].label, NULL);
 			res->has_span = 1;
 			res->span = span;
-			ret = trax_metric_eval(db, r, NULL, 0, &span, ti, tracks[i].id, &val, err);
+			ret = assert_metric_eval(c, db, r, NULL, 0, &span, ti, tracks[i].id, &val, err);
 			if (ret) {
 				res->verdict = TRAX_ERROR;
 				result_reason(res, "%s", err->msg);
@@ -487,7 +487,7 @@ static int eval_rule(sqlite3 *db, const struct trax_rule *r, const char *trace,
 			snprintf(t, sizeof(t), "%s:%d", tasks[0].comm, tasks[0].pid);
 			res->task = strdup(t);
 		}
-		ret = trax_metric_eval(db, r, utids, ntasks, &span, ti,
+		ret = assert_metric_eval(c, db, r, utids, ntasks, &span, ti,
 				       ntracks ? tracks[0].id : 0, &val, err);
 		free(utids);
 		if (ret) {
@@ -520,7 +520,7 @@ static int eval_rule(sqlite3 *db, const struct trax_rule *r, const char *trace,
 			char t[96];
 			struct trax_result *tr;
 
-			ret = trax_metric_eval(db, r, &tasks[i].utid, 1, &span, ti, 0, &val, err);
+			ret = assert_metric_eval(c, db, r, &tasks[i].utid, 1, &span, ti, 0, &val, err);
 			if (ret)
 				break;
 			snprintf(t, sizeof(t), "%s:%d", tasks[i].comm, tasks[i].pid);
@@ -601,6 +601,8 @@ int trax_check_db(const struct trax_rules *rs, sqlite3 *db, const char *trace_na
 		  struct trax_verdicts *out, struct trax_error *err)
 {
 	struct trax_trace_info ti;
+	struct acache *c;
+	int *want = NULL, nwant = 0;
 	int ret, first = out->n;
 
 	if (!out->rules_path) {
@@ -610,11 +612,34 @@ int trax_check_db(const struct trax_rules *rs, sqlite3 *db, const char *trace_na
 	ret = trax_trace_info_read(db, &ti, err);
 	if (ret)
 		return ret;
+	/* The threads any rule selects: their slices and states are read once, for all rules. */
 	for (int i = 0; i < rs->nrules; i++) {
-		ret = eval_rule(db, &rs->rules[i], trace_name, &ti, out, err);
-		if (ret)
-			return ret;
+		const struct trax_rule *r = &rs->rules[i];
+		struct trax_task *tasks = NULL;
+		int ntasks = 0;
+
+		if (r->task.kind == TRAX_SEL_NONE || r->metric == TRAX_METRIC_BUSY)
+			continue;
+		if (trax_select_tasks(db, &r->task, &tasks, &ntasks, err) == 0) {
+			want = realloc(want, (nwant + ntasks + 1) * sizeof(int));
+			if (!want)
+				abort();
+			for (int k = 0; k < ntasks; k++)
+				want[nwant++] = tasks[k].utid;
+		}
+		free(tasks);
+		trax_error_clear(err);
 	}
+	c = acache_alloc(db, want, nwant, 1);
+	for (int i = 0; i < rs->nrules; i++) {
+		ret = eval_rule(c, db, &rs->rules[i], trace_name, &ti, out, err);
+		if (ret)
+			break;
+	}
+	acache_free(c);
+	free(want);
+	if (ret)
+		return ret;
 	for (int i = first; i < out->n; i++)
 		count(out, &out->res[i]);
 	return 0;

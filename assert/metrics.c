@@ -295,15 +295,8 @@ int trax_select_tasks(sqlite3 *db, const struct trax_selector *sel, struct trax_
 
 /* ---- slices ---- */
 
-struct slice {
-	int64_t ts, dur;
-	int cpu;
-	int clipped;
-	char state[8];		/* end_state, "" when unknown */
-};
-
 struct slices {
-	struct slice *s;
+	struct aslice *s;
 	int n, cap;
 };
 
@@ -321,45 +314,36 @@ static void utid_list(struct strbuf *sb, const int *utids, int n)
 		strbuf_addf(sb, "%s%d", i ? "," : "", utids[i]);
 }
 
-/* Every slice of the threads in buffer, in time order (edges: drop partial ones). */
-static int load_slices(sqlite3 *db, const int *utids, int n, int buffer, int drop,
-		       struct slices *out, struct trax_error *err)
+static int cmp_aslice(const void *a, const void *b)
 {
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
+	int64_t x = ((const struct aslice *)a)->ts, y = ((const struct aslice *)b)->ts;
 
+	return x < y ? -1 : x > y;
+}
+
+/* The slices of the threads in buffer, in time order (edges: drop partial ones). */
+static int get_slices(struct acache *c, const int *utids, int n, int buffer, int drop,
+		      struct slices *out, struct trax_error *err)
+{
 	out->n = 0;
-	strbuf_adds(&sql, "SELECT ts, dur, cpu, clipped, end_state FROM sched_slice WHERE utid IN (");
-	utid_list(&sql, utids, n);
-	strbuf_addf(&sql, ") AND buffer = %d ORDER BY ts, cpu", buffer);
-	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
-	strbuf_release(&sql);
-	if (rc != SQLITE_OK)
-		return db_fail(db, err, "reading sched_slice");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct slice *s;
-		int clipped = sqlite3_column_int(st, 3);
-		const char *es = (const char *)sqlite3_column_text(st, 4);
+	for (int k = 0; k < n; k++) {
+		const struct aslice *s;
+		int ns, ret = acache_slices(c, utids[k], buffer, &s, &ns, err);
 
-		if (drop && (clipped & 3))
-			continue;
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 256;
+		if (ret)
+			return ret;
+		if (out->n + ns > out->cap) {
+			out->cap = out->n + ns + 16;
 			out->s = realloc(out->s, out->cap * sizeof(*out->s));
 			if (!out->s)
 				abort();
 		}
-		s = &out->s[out->n++];
-		s->ts = sqlite3_column_int64(st, 0);
-		s->dur = sqlite3_column_int64(st, 1);
-		s->cpu = sqlite3_column_int(st, 2);
-		s->clipped = clipped;
-		snprintf(s->state, sizeof(s->state), "%s", es ? es : "");
+		for (int i = 0; i < ns; i++)
+			if (!(drop && (s[i].clipped & 3)))
+				out->s[out->n++] = s[i];
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "reading sched_slice");
+	if (n > 1)
+		qsort(out->s, out->n, sizeof(*out->s), cmp_aslice);
 	return 0;
 }
 
@@ -434,7 +418,7 @@ static int is_preempted(const char *state)
 	return state[0] == 'R';
 }
 
-static int sched_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+static int sched_metric(struct acache *c, const struct trax_rule *r, const int *utids, int n,
 			const struct trax_span *w, const struct trax_trace_info *ti,
 			struct trax_value *val, struct trax_error *err)
 {
@@ -444,11 +428,13 @@ static int sched_metric(sqlite3 *db, const struct trax_rule *r, const int *utids
 	double *acts = NULL;
 	int nacts = 0;
 
-	ret = load_slices(db, utids, n, r->buffer, r->edges_drop, &sl, err);
-	if (ret)
+	ret = get_slices(c, utids, n, r->buffer, r->edges_drop, &sl, err);
+	if (ret) {
+		free(sl.s);
 		return ret;
+	}
 	for (int i = 0; i < sl.n; i++) {
-		const struct slice *s = &sl.s[i];
+		const struct aslice *s = &sl.s[i];
 		int64_t ov = overlap(s->ts, s->dur, w);
 		/* A slice in the window: overlapping it, or starting in it (zero length). */
 		int inside = ov > 0 || (s->ts >= w->start && s->ts <= w->end && s->dur == 0);
@@ -491,7 +477,7 @@ static int sched_metric(sqlite3 *db, const struct trax_rule *r, const int *utids
 		if (!acts)
 			abort();
 		for (int i = 0; i < sl.n; i++) {
-			const struct slice *s = &sl.s[i];
+			const struct aslice *s = &sl.s[i];
 
 			if (s->clipped & 1)
 				continue;	/* began at the trace start, not at a switch-in */
@@ -567,26 +553,32 @@ static int busy_metric(sqlite3 *db, const struct trax_rule *r, const int *utids,
 	int64_t busy = 0;
 	int ncpus = r->cpus ? r->ncpus : ti->ncpus, rc;
 
-	strbuf_addf(&sql, "SELECT ts, dur, cpu FROM sched_slice WHERE buffer = %d AND pid != 0 AND "
-		    "ts < %lld AND ts + dur > %lld", r->buffer, (long long)w->end,
+	/* summed inside SQLite: one pass, no row crosses into C */
+	strbuf_addf(&sql, "SELECT sum(min(ts + dur, %lld) - max(ts, %lld)) FROM sched_slice WHERE "
+		    "buffer = %d AND pid != 0 AND ts < %lld AND ts + dur > %lld",
+		    (long long)w->end, (long long)w->start, r->buffer, (long long)w->end,
 		    (long long)w->start);
 	if (r->edges_drop)
 		strbuf_adds(&sql, " AND (clipped & 3) = 0");
+	if (r->cpus) {
+		strbuf_adds(&sql, " AND cpu IN (");
+		utid_list(&sql, r->cpus, r->ncpus);
+		strbuf_adds(&sql, ")");
+	}
 	if (r->task.kind != TRAX_SEL_NONE) {
 		strbuf_adds(&sql, " AND utid IN (");
 		utid_list(&sql, utids, n);
 		strbuf_adds(&sql, ")");
 	}
-	if (sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL) != SQLITE_OK) {
-		strbuf_release(&sql);
-		return db_fail(db, err, "reading sched_slice");
-	}
+	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
 	strbuf_release(&sql);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (in_cpus(r->cpus, r->ncpus, sqlite3_column_int(st, 2)))
-			busy += overlap(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), w);
+	if (rc != SQLITE_OK)
+		return db_fail(db, err, "reading sched_slice");
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		busy = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_ROW)
 		return db_fail(db, err, "reading sched_slice");
 	val->defined = 1;
 	if (r->expect.dim == TRAX_DIM_PERCENT) {
@@ -603,59 +595,40 @@ static int busy_metric(sqlite3 *db, const struct trax_rule *r, const int *utids,
 }
 
 /* wakeup_latency, runnable, preempted: from thread_state. */
-static int state_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+static int state_metric(struct acache *c, const struct trax_rule *r, const int *utids, int n,
 			const struct trax_span *w, struct trax_value *val, struct trax_error *err)
 {
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
 	double *lat = NULL;
-	int nlat = 0, clat = 0, rc;
+	int nlat = 0, clat = 0;
 	int64_t total = 0;
-	/* previous row, per thread: rows come ordered by utid, ts */
-	int prev_utid = -1;
-	int64_t prev_ts = 0, prev_dur = 0;
-	char prev_state[16] = "";
 
-	strbuf_adds(&sql, "SELECT utid, ts, dur, state FROM thread_state WHERE utid IN (");
-	utid_list(&sql, utids, n);
-	strbuf_addf(&sql, ") AND buffer = %d ORDER BY utid, ts", r->buffer);
-	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
-	strbuf_release(&sql);
-	if (rc != SQLITE_OK)
-		return db_fail(db, err, "reading thread_state");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int utid = sqlite3_column_int(st, 0);
-		int64_t ts = sqlite3_column_int64(st, 1), dur = sqlite3_column_int64(st, 2);
-		const char *state = (const char *)sqlite3_column_text(st, 3);
+	for (int k = 0; k < n; k++) {
+		const struct astate *t;
+		int nt, ret = acache_states(c, utids[k], r->buffer, &t, &nt, err);
 
-		if (!state)
-			state = "";
-		if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
-			/* a woken interval that ends where the thread starts running */
-			if (utid == prev_utid && !strcmp(prev_state, "R") &&
-			    !strcmp(state, "Running") && prev_ts + prev_dur == ts &&
-			    ts >= w->start && ts <= w->end) {
-				if (nlat == clat) {
-					clat = clat ? clat * 2 : 256;
-					lat = realloc(lat, clat * sizeof(double));
-					if (!lat)
-						abort();
-				}
-				lat[nlat++] = prev_dur;
-			}
-		} else if (!strcmp(state, "R+") ||
-			   (r->metric == TRAX_METRIC_RUNNABLE && !strcmp(state, "R"))) {
-			total += overlap(ts, dur, w);
+		if (ret) {
+			free(lat);
+			return ret;
 		}
-		prev_utid = utid;
-		prev_ts = ts;
-		prev_dur = dur;
-		snprintf(prev_state, sizeof(prev_state), "%s", state);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(lat);
-		return db_fail(db, err, "reading thread_state");
+		for (int i = 0; i < nt; i++) {
+			if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
+				/* a woken interval that ends where the thread starts running */
+				if (i && t[i].code == ASTATE_RUNNING && t[i - 1].code == ASTATE_R &&
+				    t[i - 1].ts + t[i - 1].dur == t[i].ts && t[i].ts >= w->start &&
+				    t[i].ts <= w->end) {
+					if (nlat == clat) {
+						clat = clat ? clat * 2 : 256;
+						lat = realloc(lat, clat * sizeof(double));
+						if (!lat)
+							abort();
+					}
+					lat[nlat++] = t[i - 1].dur;
+				}
+			} else if (t[i].code == ASTATE_RPLUS ||
+				   (r->metric == TRAX_METRIC_RUNNABLE && t[i].code == ASTATE_R)) {
+				total += overlap(t[i].ts, t[i].dur, w);
+			}
+		}
 	}
 	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
 		sample_stat(r, lat, nlat, val, "wakeups followed by a switch-in");
@@ -966,9 +939,10 @@ out:
 	return ret;
 }
 
-int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
-		     const struct trax_span *span, const struct trax_trace_info *ti, int track_id,
-		     struct trax_value *val, struct trax_error *err)
+int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
+		       const int *utids, int n, const struct trax_span *span,
+		       const struct trax_trace_info *ti, int track_id, struct trax_value *val,
+		       struct trax_error *err)
 {
 	memset(val, 0, sizeof(*val));
 	switch (r->metric) {
@@ -983,13 +957,13 @@ int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, i
 	case TRAX_METRIC_LAST_CPU:
 	case TRAX_METRIC_MIGRATIONS:
 	case TRAX_METRIC_SWITCH:
-		return sched_metric(db, r, utids, n, span, ti, val, err);
+		return sched_metric(c, r, utids, n, span, ti, val, err);
 	case TRAX_METRIC_BUSY:
 		return busy_metric(db, r, utids, n, span, ti, val, err);
 	case TRAX_METRIC_WAKEUP_LATENCY:
 	case TRAX_METRIC_RUNNABLE:
 	case TRAX_METRIC_PREEMPTED:
-		return state_metric(db, r, utids, n, span, val, err);
+		return state_metric(c, r, utids, n, span, val, err);
 	case TRAX_METRIC_THERMAL_RESIDENCY:
 		return thermal_metric(db, r, track_id, span, ti, val, err);
 	case TRAX_METRIC_COUNTER:
@@ -1000,4 +974,15 @@ int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, i
 		return trax_error_set(err, TRAX_E_EVAL, "metric %s: not implemented",
 				      trax_metric_name(r->metric));
 	}
+}
+
+int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+		     const struct trax_span *span, const struct trax_trace_info *ti, int track_id,
+		     struct trax_value *val, struct trax_error *err)
+{
+	struct acache *c = acache_alloc(db, utids, n, 0);
+	int ret = assert_metric_eval(c, db, r, utids, n, span, ti, track_id, val, err);
+
+	acache_free(c);
+	return ret;
 }

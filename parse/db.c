@@ -54,7 +54,8 @@ static int open_ro(const char *path, sqlite3 **db, struct trax_error *err)
 	sqlite3_stmt *st = NULL;
 	int ok;
 
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
 		trax_error_set(err, TRAX_E_DB, "%s: %s", path, sqlite3_errmsg(*db));
 		sqlite3_close(*db);
 		*db = NULL;
