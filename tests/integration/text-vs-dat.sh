@@ -61,6 +61,12 @@ for spec in "trace 6 0" "trace-tgid 6 0" "report 6 1" "report-R 6 0" "report-t 9
 		D="ts" T="ts"
 	fi
 
+	case $form in
+	report*)	# the instance's name prefixes every line of the report
+		same "$form: buffer count and names" \
+			"$dat" "SELECT key, value FROM meta WHERE key = 'buffers' OR key GLOB 'buffer.*.name' ORDER BY key" \
+			"$db" "SELECT key, value FROM meta WHERE key = 'buffers' OR key GLOB 'buffer.*.name' ORDER BY key" ;;
+	esac
 	same "$form: per-event counts" \
 		"$dat" "SELECT name, count FROM event_type WHERE count > 0 ORDER BY name" \
 		"$db" "SELECT name, count FROM event_type WHERE count > 0 ORDER BY name"
