@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/initial.h"
 #include "parse/loader.h"
 #include "util/strbuf.h"
 
@@ -587,6 +588,56 @@ static void on_counter(struct derive *d, struct ld_type *t, uint64_t ts, int buf
 	}
 }
 
+/* "trax: initial ..." markers of trax captures (parse/initial.c): the values counters have at
+ * the trace start; cpu_idle's holds from the marker, which is written on that CPU. */
+static void on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buffer,
+		       const struct ld_val *v)
+{
+	struct initial_value iv;
+	uint64_t start = ts;
+	const char *s;
+	int len = 0, id, utid;
+	char key[32];
+
+	s = vstr(t, v, 0, &len);
+	if (!s || !initial_parse(s, len, &iv))
+		return;
+	for (int c = 0; d->first && c < d->ncpus; c++) {
+		uint64_t f = d->first[(size_t)buffer * d->ncpus + c];
+
+		if (f && f < start)
+			start = f;
+	}
+	switch (iv.kind) {
+	case INITIAL_CPU_FREQUENCY:
+		id = track_get(d, "cpu_frequency", "cpu", iv.cpu, NULL, "kHz", buffer);
+		counter_row(d, start, id, iv.value);
+		break;
+	case INITIAL_CPU_IDLE:
+		counter_row(d, ts, track_get(d, "cpu_idle", "cpu", iv.cpu, NULL, NULL, buffer),
+			    iv.value);
+		break;
+	case INITIAL_THERMAL:
+		id = track_get(d, "thermal_temperature", "thermal", -1, iv.zone, "mC", buffer);
+		counter_row(d, start, id, iv.value);
+		break;
+	case INITIAL_OOM_SCORE_ADJ:
+		/* a track per thread: the key carries the utid; the row has utid and no zone */
+		utid = thread_at(d, iv.pid, ts, NULL, 0);
+		snprintf(key, sizeof(key), "utid:%d", utid);
+		id = track_get(d, "oom_score_adj", "task", -1, key, NULL, buffer);
+		if (d->tracks[id - 1].utid < 0) {
+			free(d->tracks[id - 1].zone);
+			d->tracks[id - 1].zone = NULL;
+			d->tracks[id - 1].utid = utid;
+		}
+		counter_row(d, start, id, iv.value);
+		break;
+	default:
+		break;
+	}
+}
+
 /* ---- events ---- */
 
 void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
@@ -686,6 +737,9 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 	case ROLE_THERMAL_TEMPERATURE:
 	case ROLE_CDEV_UPDATE:
 		on_counter(d, t, ts, buffer, v);
+		break;
+	case ROLE_PRINT:
+		on_initial(d, t, ts, buffer, v);
 		break;
 	default:
 		break;

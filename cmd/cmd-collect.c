@@ -1,0 +1,194 @@
+/* cmd/cmd-collect.c: `trax collect`: capture ftrace while running a workload. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "collect/collect.h"
+
+const char cmd_collect_usage[] =
+	"usage: trax collect -o OUT.dat [-e EVENTS] [-p PRESETS] [-b KB] [-C CLOCK] [-t SECS]\n"
+	"                    [--cmdlines N] [--db DB] [--ignore-status] [--no-kallsyms]\n"
+	"                    [--no-redirect] [-w WORKLOAD.json | -- CMD [ARGS...]]\n"
+	"       trax collect --extract INSTANCE -o OUT.dat\n"
+	"       trax collect --list-presets\n"
+	"\n"
+	"Capture ftrace events in a private tracefs instance while a workload runs, draining the\n"
+	"per-CPU ring buffers as it goes, and write a trace.dat (version 6) that trace-cmd and\n"
+	"trax read. Needs root. The instance is removed at the end, also on error or signal.\n"
+	"\n"
+	"  -o, --output OUT.dat  trace to write; the workload's stdout and stderr go to OUT.log\n"
+	"  -e, --events LIST     events: NAME, SYSTEM, SYSTEM:NAME, SYSTEM:* (comma separated)\n"
+	"  -p, --preset LIST     presets: sched, power, thermal, memory, fence, android; each\n"
+	"                        takes the events this kernel has (default: sched)\n"
+	"  -b, --buffer KB       ring buffer per CPU, in KB (default: the kernel's)\n"
+	"  -C, --clock CLOCK     trace clock (default: local)\n"
+	"  -t, --duration SECS   stop after SECS seconds (the workload is stopped); without a\n"
+	"                        workload, capture until SECS or until interrupted\n"
+	"  -w, --workload FILE   run an rt-app JSON file, or a trax workload JSON (converted\n"
+	"                        to rt-app JSON, kept as OUT.rtapp.json); needs rt-app\n"
+	"  -- CMD [ARGS...]      run CMD (no shell)\n"
+	"      --cmdlines N      saved_cmdlines_size during the capture (global; restored)\n"
+	"      --db DB           also load the trace into the database DB\n"
+	"      --ignore-status   a workload exiting non-zero is not an error\n"
+	"      --no-kallsyms     leave /proc/kallsyms out of the trace\n"
+	"      --no-redirect     do not show the instance as the workload's tracefs\n"
+	"      --extract NAME    write the content of the existing instance NAME (tracing\n"
+	"                        in it is turned off; the instance stays)\n"
+	"      --list-presets    print the presets and their events\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"Exit status: 0 captured; 2 usage error, not root, no tracefs, unknown event, rt-app\n"
+	"absent, workload failure, interruption or write error (no OUT.dat is left; a trace of\n"
+	"a failed or interrupted run is kept as OUT.dat.incomplete).\n";
+
+static struct trax_capture *running;
+
+static void on_signal(int sig)
+{
+	trax_capture_interrupt(running, sig);
+}
+
+static void print_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "trax collect: warning: %s\n", msg);
+}
+
+static int list_presets(void)
+{
+	for (const char *const *p = trax_collect_presets(); *p; p++) {
+		const char *const *ev = trax_collect_preset_events(*p);
+
+		printf("%s:", *p);
+		for (int i = 0; ev[i]; i++)
+			printf(" %s", ev[i]);
+		printf("\n");
+	}
+	return EXIT_OK;
+}
+
+static int parse_uint(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v == 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	enum { O_CMDLINES = 256, O_DB, O_IGNORE, O_NOKSYMS, O_NOREDIR, O_EXTRACT, O_LIST };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "preset", required_argument, NULL, 'p' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "clock", required_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "cmdlines", required_argument, NULL, O_CMDLINES },
+		{ "db", required_argument, NULL, O_DB },
+		{ "ignore-status", no_argument, NULL, O_IGNORE },
+		{ "no-kallsyms", no_argument, NULL, O_NOKSYMS },
+		{ "no-redirect", no_argument, NULL, O_NOREDIR },
+		{ "extract", required_argument, NULL, O_EXTRACT },
+		{ "list-presets", no_argument, NULL, O_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trax_collect_opts o = { .warn = print_warning };
+	struct trax_error err = { 0 };
+	struct trax_capture *cap = NULL;
+	const struct trax_capture_stats *st;
+	struct sigaction sa;
+	char *end;
+	int c, ret;
+
+	if (cmd_wants_help(argc, argv, cmd_collect_usage))
+		return EXIT_OK;
+	optind = 1;
+	/* '+': options stop at the first non-option (the workload's command) */
+	while ((c = getopt_long(argc, argv, "+o:e:p:b:C:t:w:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.output = optarg; break;
+		case 'e': o.events = optarg; break;
+		case 'p': o.presets = optarg; break;
+		case 'b':
+			if (parse_uint(optarg, 1u << 30, &o.buffer_kb))
+				return cmd_usage_error("collect", "-b takes a size in KB, got '%s'",
+						       optarg);
+			break;
+		case 'C': o.clock = optarg; break;
+		case 't':
+			o.duration = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.duration > 0))
+				return cmd_usage_error("collect", "-t takes seconds, got '%s'",
+						       optarg);
+			break;
+		case 'w': o.workload = optarg; break;
+		case O_CMDLINES:
+			if (parse_uint(optarg, 1u << 20, &o.cmdlines))
+				return cmd_usage_error("collect", "--cmdlines takes a count, got "
+						       "'%s'", optarg);
+			break;
+		case O_DB: o.db = optarg; break;
+		case O_IGNORE: o.ignore_status = 1; break;
+		case O_NOKSYMS: o.no_kallsyms = 1; break;
+		case O_NOREDIR: o.no_redirect = 1; break;
+		case O_EXTRACT: o.extract = optarg; break;
+		case O_LIST: return list_presets();
+		default:
+			return cmd_usage_error("collect", "unknown option");
+		}
+	}
+	if (optind < argc)
+		o.argv = argv + optind;
+	if (!o.output)
+		return cmd_usage_error("collect", "missing -o OUT.dat");
+	ret = trax_capture_alloc(&o, &cap, &err);
+	if (ret)
+		return cmd_usage_error("collect", "%s", err.msg);
+
+	running = cap;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: the capture's waits return and see the stop */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	ret = trax_capture_run(cap, &err);
+	st = trax_capture_get_stats(cap);
+	if (!ret) {
+		printf("%s: %d CPUs, %d event types, %llu events in %.1f s (%.0f/s), %.1f MB; ",
+		       st->output, st->ncpus, st->nevents, (unsigned long long)st->events,
+		       st->seconds, st->seconds > 0 ? st->events / st->seconds : 0.0,
+		       st->bytes / 1048576.0);
+		if (st->overrun + st->commit_overrun + st->dropped + st->marked_lost)
+			printf("%llu events lost\n", (unsigned long long)(st->overrun +
+			       st->commit_overrun + st->dropped));
+		else
+			printf("none lost\n");
+		if (st->log)
+			printf("workload log: %s\n", st->log);
+		if (o.db)
+			printf("database: %s\n", o.db);
+	}
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	running = NULL;
+	trax_capture_free(cap);
+	if (ret)
+		return cmd_fail("collect", &err);
+	return EXIT_OK;
+}

@@ -1,0 +1,425 @@
+/* collect/events.c: event selection: names, systems and presets resolved against tracefs. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/collect-local.h"
+
+/*
+ * A preset lists events as "system:name"; "a|b" means the first of a and b this kernel has
+ * (events renamed between kernel versions, or moved between systems).
+ */
+struct preset {
+	const char *name;
+	const char *const *events;
+};
+
+static const char *const preset_sched[] = {
+	"sched:sched_switch", "sched:sched_wakeup", "sched:sched_waking",
+	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
+	"sched:sched_process_exec", "sched:sched_process_exit", "task:task_newtask",
+	"task:task_rename", NULL,
+};
+
+static const char *const preset_power[] = {
+	"power:cpu_frequency", "power:cpu_frequency_limits", "power:cpu_idle",
+	"power:suspend_resume", NULL,
+};
+
+static const char *const preset_thermal[] = {
+	"thermal:thermal_temperature", "thermal:cdev_update", "thermal:thermal_zone_trip",
+	"thermal_power_allocator:thermal_power_allocator",
+	"thermal_power_allocator:thermal_power_allocator_pid", NULL,
+};
+
+static const char *const preset_memory[] = {
+	"oom:oom_score_adj_update", "oom:mark_victim", "oom:wake_reaper",
+	"oom:finish_task_reaping", "kmem:rss_stat", "vmscan:mm_vmscan_direct_reclaim_begin",
+	"vmscan:mm_vmscan_direct_reclaim_end", "vmscan:mm_vmscan_kswapd_wake",
+	"vmscan:mm_vmscan_kswapd_sleep", "lowmemorykiller:lowmemory_kill", NULL,
+};
+
+static const char *const preset_fence[] = {
+	"dma_fence:dma_fence_init|fence:fence_init",
+	"dma_fence:dma_fence_emit|fence:fence_emit",
+	"dma_fence:dma_fence_enable_signal|fence:fence_enable_signal",
+	"dma_fence:dma_fence_signaled|fence:fence_signaled",
+	"dma_fence:dma_fence_destroy|fence:fence_destroy",
+	"dma_fence:dma_fence_wait_start|fence:fence_wait_start",
+	"dma_fence:dma_fence_wait_end|fence:fence_wait_end",
+	"sync_trace:sync_wait|sync:sync_wait", NULL,
+};
+
+static const char *const preset_android[] = {
+	"ion:ion_alloc_buffer_start", "ion:ion_alloc_buffer_end", "ion:ion_alloc_buffer_fail",
+	"ion:ion_alloc_buffer_fallback", "ion:ion_heap_grow|kmem:ion_heap_grow",
+	"ion:ion_heap_shrink|kmem:ion_heap_shrink", "ion:ion_stat",
+	"dmabuf_heap:dma_heap_stat", "gpu_mem:gpu_mem_total",
+	"lowmemorykiller:lowmemory_kill", "oom:mark_victim", "oom:oom_score_adj_update",
+	"dma_fence:dma_fence_init|fence:fence_init",
+	"dma_fence:dma_fence_emit|fence:fence_emit",
+	"dma_fence:dma_fence_signaled|fence:fence_signaled",
+	"dma_fence:dma_fence_destroy|fence:fence_destroy",
+	"dma_fence:dma_fence_wait_start|fence:fence_wait_start",
+	"dma_fence:dma_fence_wait_end|fence:fence_wait_end",
+	"sync_trace:sync_wait|sync:sync_wait", NULL,
+};
+
+static const struct preset presets[] = {
+	{ "sched", preset_sched },
+	{ "power", preset_power },
+	{ "thermal", preset_thermal },
+	{ "memory", preset_memory },
+	{ "fence", preset_fence },
+	{ "android", preset_android },
+	{ NULL, NULL },
+};
+
+static const char *const preset_names[] = {
+	"sched", "power", "thermal", "memory", "fence", "android", NULL,
+};
+
+const char *const *trax_collect_presets(void)
+{
+	return preset_names;
+}
+
+const char *const *trax_collect_preset_events(const char *name)
+{
+	for (const struct preset *p = presets; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p->events;
+	return NULL;
+}
+
+/* ---- the list ---- */
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *r = strndup(s, n);
+
+	if (!r)
+		abort();
+	return r;
+}
+
+int ev_list_has(const struct ev_list *l, const char *system, const char *name)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].system, system) && !strcmp(l->v[i].name, name))
+			return 1;
+	return 0;
+}
+
+static void ev_list_add(struct ev_list *l, const char *system, size_t slen, const char *name,
+			size_t nlen)
+{
+	char *s = xstrndup(system, slen), *n = xstrndup(name, nlen);
+
+	if (ev_list_has(l, s, n)) {
+		free(s);
+		free(n);
+		return;
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		if (!l->v)
+			abort();
+	}
+	l->v[l->n].system = s;
+	l->v[l->n].name = n;
+	l->n++;
+}
+
+void ev_list_release(struct ev_list *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		free(l->v[i].system);
+		free(l->v[i].name);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- what the kernel has ---- */
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* A name usable as one path component. */
+static int valid_name(const char *s, size_t len)
+{
+	if (!len || len > 200)
+		return 0;
+	if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/' || s[i] == '\0')
+			return 0;
+	return 1;
+}
+
+static int have_system(const char *dir, const char *sys, size_t slen)
+{
+	char path[4096];
+
+	if (!valid_name(sys, slen))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%.*s", dir, (int)slen, sys);
+	return is_dir(path);
+}
+
+static int have_event(const char *dir, const char *sys, size_t slen, const char *ev, size_t elen)
+{
+	char path[4096];
+
+	if (!valid_name(sys, slen) || !valid_name(ev, elen))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/format", dir, (int)slen, sys,
+		 (int)elen, ev);
+	return !access(path, R_OK);
+}
+
+/* Every event of a system (directories holding a format file), in directory order. */
+static int add_system(const char *dir, const char *sys, size_t slen, struct ev_list *out)
+{
+	char path[4096];
+	struct dirent **ents = NULL;
+	int n, added = 0;
+
+	snprintf(path, sizeof(path), "%s/events/%.*s", dir, (int)slen, sys);
+	n = scandir(path, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+
+		if (e[0] != '.' && have_event(dir, sys, slen, e, strlen(e))) {
+			ev_list_add(out, sys, slen, e, strlen(e));
+			added++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return added;
+}
+
+/* Systems holding an event of this name. */
+static int find_event(const char *dir, const char *ev, size_t elen, struct ev_list *found)
+{
+	char path[4096];
+	struct dirent **ents = NULL;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	n = scandir(path, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *s = ents[i]->d_name;
+
+		if (s[0] != '.' && have_event(dir, s, strlen(s), ev, elen))
+			ev_list_add(found, s, strlen(s), ev, elen);
+		free(ents[i]);
+	}
+	free(ents);
+	return found->n;
+}
+
+/* One -e item: SYSTEM:NAME, SYSTEM/NAME, SYSTEM:*, SYSTEM, NAME. */
+static int resolve_item(const char *dir, const char *item, size_t len, struct ev_list *out,
+			struct trax_error *err)
+{
+	const char *sep = memchr(item, ':', len);
+	struct ev_list found = { 0 };
+
+	if (!sep)
+		sep = memchr(item, '/', len);
+	if (sep) {
+		size_t slen = sep - item, elen = len - slen - 1;
+		const char *ev = sep + 1;
+
+		if (!have_system(dir, item, slen))
+			return trax_error_set(err, TRAX_E_USAGE, "unknown event system '%.*s' (not "
+					      "in %s/events)", (int)slen, item, dir);
+		if (!strncmp(item, "ftrace", slen) && slen == 6)
+			return 0;	/* ftrace events (print: markers) are always recorded */
+		if (elen == 1 && *ev == '*') {
+			add_system(dir, item, slen, out);
+			return 0;
+		}
+		if (!have_event(dir, item, slen, ev, elen))
+			return trax_error_set(err, TRAX_E_USAGE, "unknown event '%.*s' (no "
+					      "%s/events/%.*s/%.*s)", (int)len, item, dir,
+					      (int)slen, item, (int)elen, ev);
+		ev_list_add(out, item, slen, ev, elen);
+		return 0;
+	}
+	if (have_system(dir, item, len)) {
+		if (len == 6 && !strncmp(item, "ftrace", 6))
+			return 0;
+		add_system(dir, item, len, out);
+		return 0;
+	}
+	if (!valid_name(item, len) || !find_event(dir, item, len, &found)) {
+		ev_list_release(&found);
+		return trax_error_set(err, TRAX_E_USAGE, "unknown event '%.*s' (no such event or "
+				      "system in %s/events)", (int)len, item, dir);
+	}
+	if (found.n > 1) {
+		struct strbuf sb = STRBUF_INIT;
+		int ret;
+
+		for (int i = 0; i < found.n; i++)
+			strbuf_addf(&sb, "%s%s:%s", i ? ", " : "", found.v[i].system,
+				    found.v[i].name);
+		ret = trax_error_set(err, TRAX_E_USAGE, "event name '%.*s' is in several systems "
+				     "(%s): name one as SYSTEM:NAME", (int)len, item, sb.buf);
+		strbuf_release(&sb);
+		ev_list_release(&found);
+		return ret;
+	}
+	ev_list_add(out, found.v[0].system, strlen(found.v[0].system), found.v[0].name,
+		    strlen(found.v[0].name));
+	ev_list_release(&found);
+	return 0;
+}
+
+/* A preset's events this kernel has; the others are listed in missing. */
+static int resolve_preset(const char *dir, const char *name, size_t len, struct ev_list *out,
+			  struct strbuf *missing, struct trax_error *err)
+{
+	const struct preset *p;
+	struct strbuf lack = STRBUF_INIT;
+	int taken = 0, nlack = 0, total = 0;
+
+	for (p = presets; p->name; p++)
+		if (strlen(p->name) == len && !strncmp(p->name, name, len))
+			break;
+	if (!p->name) {
+		struct strbuf sb = STRBUF_INIT;
+		int ret;
+
+		for (int i = 0; preset_names[i]; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", preset_names[i]);
+		ret = trax_error_set(err, TRAX_E_USAGE, "unknown preset '%.*s' (presets: %s)",
+				     (int)len, name, sb.buf);
+		strbuf_release(&sb);
+		return ret;
+	}
+	for (int i = 0; p->events[i]; i++) {
+		const char *alt = p->events[i], *end;
+		int ok = 0;
+
+		total++;
+		while (*alt && !ok) {
+			const char *colon;
+
+			end = strchr(alt, '|');
+			if (!end)
+				end = alt + strlen(alt);
+			colon = memchr(alt, ':', end - alt);
+			if (colon &&
+			    have_event(dir, alt, colon - alt, colon + 1, end - colon - 1)) {
+				ev_list_add(out, alt, colon - alt, colon + 1, end - colon - 1);
+				ok = 1;
+			}
+			alt = *end ? end + 1 : end;
+		}
+		if (!ok) {
+			const char *first = p->events[i], *bar = strchr(first, '|');
+
+			strbuf_addf(&lack, "%s%.*s", nlack ? ", " : "",
+				    (int)(bar ? bar - first : (long)strlen(first)), first);
+			nlack++;
+		} else {
+			taken++;
+		}
+	}
+	if (!taken) {
+		int ret = trax_error_set(err, TRAX_E_USAGE, "preset '%s': this kernel has none of "
+					 "its events (%s)", p->name, lack.buf);
+
+		strbuf_release(&lack);
+		return ret;
+	}
+	if (nlack)
+		strbuf_addf(missing, "%spreset %s: %d of %d events; this kernel lacks %s",
+			    missing->len ? "\n" : "", p->name, taken, total, lack.buf);
+	strbuf_release(&lack);
+	return 0;
+}
+
+static int for_items(const char *list, int (*fn)(const char *item, size_t len, void *ctx),
+		     void *ctx)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		while (len && (*p == ' ' || *p == '\t'))
+			p++, len--;
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len) {
+			int ret = fn(p, len, ctx);
+
+			if (ret)
+				return ret;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+struct resolve_ctx {
+	const char *dir;
+	struct ev_list *out;
+	struct strbuf *missing;
+	struct trax_error *err;
+};
+
+static int item_cb(const char *item, size_t len, void *ctx)
+{
+	struct resolve_ctx *c = ctx;
+
+	return resolve_item(c->dir, item, len, c->out, c->err);
+}
+
+static int preset_cb(const char *item, size_t len, void *ctx)
+{
+	struct resolve_ctx *c = ctx;
+
+	return resolve_preset(c->dir, item, len, c->out, c->missing, c->err);
+}
+
+int ev_resolve(const char *tracing_dir, const char *events, const char *presets_list,
+	       struct ev_list *out, struct strbuf *missing, struct trax_error *err)
+{
+	struct resolve_ctx c = { tracing_dir, out, missing, err };
+	char path[4096];
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/events", tracing_dir);
+	if (!is_dir(path))
+		return trax_error_set(err, TRAX_E_TRACEFS, "%s: no events directory (kernel "
+				      "without trace events?)", tracing_dir);
+	if (!events && !presets_list)
+		presets_list = "sched";
+	ret = for_items(presets_list, preset_cb, &c);
+	if (!ret)
+		ret = for_items(events, item_cb, &c);
+	if (!ret && !out->n)
+		ret = trax_error_set(err, TRAX_E_USAGE, "no event to record (an empty -e list?)");
+	if (ret)
+		ev_list_release(out);
+	return ret;
+}
