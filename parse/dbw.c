@@ -10,6 +10,7 @@
 #define DBW_CHUNK	(1u << 20)
 #define DBW_QUEUE	8
 #define DBW_SAMPLE	16
+#define DBW_BATCH	32
 
 enum { OP_EXEC = 'X', OP_PREP = 'P', OP_ROW = 'R' };
 enum { V_INT = 'i', V_REAL = 'r', V_TEXT = 't', V_NULL = 'n', V_END = 'e' };
@@ -20,9 +21,18 @@ struct chunk {
 	unsigned char data[];
 };
 
+/*
+ * A prepared INSERT on the writer side. Rows are kept (encoded) until DBW_BATCH of them are
+ * there, then inserted by one multi-row statement (INSERT ... VALUES (...), (...), ...): SQLite
+ * runs about twice as many rows per second that way as with one statement per row.
+ */
 struct wstmt {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st;	/* one row */
+	sqlite3_stmt *bst;	/* DBW_BATCH rows, NULL when the SQL is not a plain VALUES(...) */
 	int cat;
+	unsigned char *pend;	/* encoded rows waiting */
+	size_t plen, pcap;
+	int npend;
 };
 
 struct dbw {
@@ -109,6 +119,112 @@ static uint32_t rd32(const unsigned char **p)
 	return v;
 }
 
+/* The end of an encoded row (after its V_END). */
+static const unsigned char *row_end(const unsigned char *p)
+{
+	int v;
+
+	while ((v = *p++) != V_END) {
+		if (v == V_INT || v == V_REAL)
+			p += 8;
+		else if (v == V_TEXT) {
+			uint32_t len = rd32(&p);
+
+			p += len;
+		}
+	}
+	return p;
+}
+
+/* Bind nrows encoded rows to st's parameters in order, then step it once. */
+static void insert_rows(struct dbw *w, struct wstmt *ws, sqlite3_stmt *st,
+			const unsigned char *p, int nrows)
+{
+	int i = 1, v, sampled;
+	double t0;
+
+	for (int r = 0; r < nrows; r++) {
+		while ((v = *p++) != V_END) {
+			if (v == V_INT) {
+				int64_t x;
+
+				memcpy(&x, p, 8);
+				p += 8;
+				sqlite3_bind_int64(st, i++, x);
+			} else if (v == V_REAL) {
+				double x;
+
+				memcpy(&x, p, 8);
+				p += 8;
+				sqlite3_bind_double(st, i++, x);
+			} else if (v == V_TEXT) {
+				uint32_t len = rd32(&p);
+
+				sqlite3_bind_text(st, i++, (const char *)p, len, SQLITE_STATIC);
+				p += len;
+			} else {
+				sqlite3_bind_null(st, i++);
+			}
+		}
+	}
+	/* Time one statement in DBW_SAMPLE: the clock costs more than it tells. */
+	sampled = !(w->stats.steps[ws->cat]++ % DBW_SAMPLE);
+	t0 = sampled ? now_s() : 0;
+	if (sqlite3_step(st) != SQLITE_DONE)
+		writer_fail(w, "inserting rows");
+	sqlite3_reset(st);
+	if (sampled)
+		w->stats.busy_s[ws->cat] += (now_s() - t0) * DBW_SAMPLE;
+	w->stats.rows[ws->cat] += nrows;
+}
+
+/* Insert the rows still waiting for a full batch, one statement each. */
+static void flush_pending(struct dbw *w)
+{
+	for (int id = 0; id < w->nstmts; id++) {
+		struct wstmt *ws = &w->stmts[id];
+		const unsigned char *p = ws->pend;
+
+		for (int r = 0; r < ws->npend; r++) {
+			const unsigned char *e = row_end(p);
+
+			insert_rows(w, ws, ws->st, p, 1);
+			p = e;
+		}
+		ws->plen = 0;
+		ws->npend = 0;
+	}
+}
+
+/* "INSERT INTO t VALUES(?,?)" -> "INSERT INTO t VALUES(?,?),(?,?),..." (DBW_BATCH groups). */
+static void prepare_batch(struct dbw *w, struct wstmt *ws, const char *sql)
+{
+	const char *values = strstr(sql, "VALUES(");
+	size_t glen, plen;
+	char *batch, *q;
+
+	if (!values || strchr(values, ';'))
+		return;
+	plen = values + 6 - sql;
+	glen = strlen(values + 6);
+	batch = malloc(plen + DBW_BATCH * (glen + 1) + 1);
+	if (!batch)
+		abort();
+	memcpy(batch, sql, plen);
+	q = batch + plen;
+	for (int i = 0; i < DBW_BATCH; i++) {
+		if (i)
+			*q++ = ',';
+		memcpy(q, values + 6, glen);
+		q += glen;
+	}
+	*q = '\0';
+	if (sqlite3_prepare_v3(w->db, batch, -1, SQLITE_PREPARE_PERSISTENT, &ws->bst, NULL) !=
+	    SQLITE_OK)
+		ws->bst = NULL;	/* too many parameters: rows go one by one */
+	free(batch);
+}
+
 /* Replay one chunk on the connection. */
 static void replay(struct dbw *w, struct chunk *c)
 {
@@ -120,6 +236,7 @@ static void replay(struct dbw *w, struct chunk *c)
 		if (op == OP_EXEC) {
 			uint32_t len = rd32(&p);
 
+			flush_pending(w);
 			if (sqlite3_exec(w->db, (const char *)p, NULL, NULL, NULL) != SQLITE_OK)
 				writer_fail(w, (const char *)p);
 			p += len;
@@ -143,43 +260,32 @@ static void replay(struct dbw *w, struct chunk *c)
 			if (sqlite3_prepare_v3(w->db, (const char *)p, -1, SQLITE_PREPARE_PERSISTENT,
 					       &w->stmts[id].st, NULL) != SQLITE_OK)
 				writer_fail(w, (const char *)p);
+			else
+				prepare_batch(w, &w->stmts[id], (const char *)p);
 			p += len;
 		} else if (op == OP_ROW) {
 			uint32_t id = rd32(&p);
-			sqlite3_stmt *st = w->stmts[id].st;
-			int i = 1, v, sampled;
-			double t0;
+			const unsigned char *start = p;
+			struct wstmt *ws = &w->stmts[id];
 
-			while ((v = *p++) != V_END) {
-				if (v == V_INT) {
-					int64_t x;
-
-					memcpy(&x, p, 8);
-					p += 8;
-					sqlite3_bind_int64(st, i++, x);
-				} else if (v == V_REAL) {
-					double x;
-
-					memcpy(&x, p, 8);
-					p += 8;
-					sqlite3_bind_double(st, i++, x);
-				} else if (v == V_TEXT) {
-					uint32_t len = rd32(&p);
-
-					sqlite3_bind_text(st, i++, (const char *)p, len, SQLITE_STATIC);
-					p += len;
-				} else {
-					sqlite3_bind_null(st, i++);
-				}
+			p = row_end(p);
+			if (!ws->bst) {
+				insert_rows(w, ws, ws->st, start, 1);
+				continue;
 			}
-			/* Time one row in DBW_SAMPLE: the clock costs more than it tells. */
-			sampled = !(w->stats.rows[w->stmts[id].cat]++ % DBW_SAMPLE);
-			t0 = sampled ? now_s() : 0;
-			if (sqlite3_step(st) != SQLITE_DONE)
-				writer_fail(w, "inserting a row");
-			sqlite3_reset(st);
-			if (sampled)
-				w->stats.busy_s[w->stmts[id].cat] += (now_s() - t0) * DBW_SAMPLE;
+			if (ws->plen + (p - start) > ws->pcap) {
+				ws->pcap = (ws->plen + (p - start)) * 2 + 256;
+				ws->pend = realloc(ws->pend, ws->pcap);
+				if (!ws->pend)
+					abort();
+			}
+			memcpy(ws->pend + ws->plen, start, p - start);
+			ws->plen += p - start;
+			if (++ws->npend == DBW_BATCH) {
+				insert_rows(w, ws, ws->bst, ws->pend, DBW_BATCH);
+				ws->plen = 0;
+				ws->npend = 0;
+			}
 		} else {
 			trax_error_set(&w->err, TRAX_E_DB, "internal: bad writer op %d", op);
 			atomic_store(&w->failed, 1);
@@ -397,8 +503,13 @@ int dbw_finish(struct dbw *w, struct dbw_stats *stats, struct trax_error *err)
 		pthread_mutex_unlock(&w->lock);
 		pthread_join(w->thread, NULL);
 	}
-	for (int i = 0; i < w->nstmts; i++)
+	if (!atomic_load(&w->failed))
+		flush_pending(w);
+	for (int i = 0; i < w->nstmts; i++) {
 		sqlite3_finalize(w->stmts[i].st);
+		sqlite3_finalize(w->stmts[i].bst);
+		free(w->stmts[i].pend);
+	}
 	free(w->stmts);
 	while (w->free_list) {
 		struct chunk *c = w->free_list;

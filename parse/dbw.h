@@ -21,6 +21,7 @@ enum dbw_cat { DBW_CAT_EVENT, DBW_CAT_DERIVED, DBW_CAT__N };
 
 struct dbw_stats {
 	uint64_t rows[DBW_CAT__N];
+	uint64_t steps[DBW_CAT__N];	/* statements run (a statement inserts up to 32 rows) */
 	double busy_s[DBW_CAT__N];	/* writer time spent in sqlite3_step per category */
 	double wait_s;			/* decoder time blocked on a full queue */
 };
