@@ -276,6 +276,8 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 				off += f->offset + f->size;
 			if (off + len > size)
 				continue;
+		} else if (len == 0 && (f->is_string || f->is_array)) {
+			len = size - off;	/* a flexible array (print's `char buf[]`): the rest */
 		}
 		if (f->is_string) {
 			v->kind = LD_STR;
