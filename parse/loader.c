@@ -113,21 +113,30 @@ static char *xstrdup(const char *s)
 
 static void parse_filter(struct loader *L, const char *events)
 {
-	char *copy, *p, *save = NULL;
+	const char *p = events;
 
 	if (!events || !*events || !strcmp(events, "all"))
 		return;
-	copy = xstrdup(events);
-	for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
-		L->ev_filter = realloc(L->ev_filter, (L->nev_filter + 1) * sizeof(char *));
-		if (!L->ev_filter)
-			abort();
-		for (char *q = p; *q; q++)
-			if (*q == '/')
-				*q = ':';
-		L->ev_filter[L->nev_filter++] = xstrdup(p);
+	while (*p) {
+		size_t n = strcspn(p, ", ");
+		char *item;
+
+		if (n) {
+			item = strndup(p, n);
+			if (!item)
+				abort();
+			for (char *q = item; *q; q++)
+				if (*q == '/')
+					*q = ':';
+			L->ev_filter = realloc(L->ev_filter, (L->nev_filter + 1) * sizeof(char *));
+			if (!L->ev_filter)
+				abort();
+			L->ev_filter[L->nev_filter++] = item;
+		}
+		p += n;
+		if (*p)
+			p++;
 	}
-	free(copy);
 }
 
 int ld_wanted(struct loader *L, const char *system, const char *name)
@@ -734,6 +743,8 @@ static int create_indexes(struct loader *L, struct trax_error *err)
 	 * order (rowid order is time order), so they get no time index of their own, but for
 	 * the trace markers that windows look up.
 	 */
+	/* The index sorter takes up to the cache size per thread: keep the sum bounded. */
+	strbuf_adds(&sb, "PRAGMA cache_size=-16384;");
 	strbuf_adds(&sb, schema_core_indexes());
 	for (struct ld_type *t = L->types; t; t = t->next)
 		if (t->has_table && t->count && t->role == ROLE_PRINT)
@@ -815,10 +826,12 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 		return trax_error_set(err, TRAX_E_USAGE, "%s: already a trax database", trace);
 
 	/* Build beside the destination, then rename: a db that exists is a complete db. */
-	tmp = malloc(strlen(db_path) + 32);
-	if (!tmp)
-		return trax_error_set(err, TRAX_E_NOMEM, "out of memory");
-	sprintf(tmp, "%s.tmp-XXXXXX", db_path);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s.tmp-XXXXXX", db_path);
+		tmp = strbuf_detach(&sb);
+	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create: %s", db_path,
@@ -835,7 +848,7 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 	 * (fewer page splits per row), a bounded cache, sorting for indexes on two threads and
 	 * spilling to files rather than memory. */
 	ret = exec_sql(db, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536; PRAGMA threads=2;"
+		       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768; PRAGMA threads=2;"
 		       "PRAGMA temp_store=FILE; BEGIN", err);
 	if (ret)
 		goto out;
