@@ -30,6 +30,7 @@ DECLARE_CMD(info);
 DECLARE_CMD(query);
 DECLARE_CMD(check);
 DECLARE_CMD(plot);
+DECLARE_CMD(report);
 DECLARE_CMD(collect);
 
 /* Print "trax CMD: message" to stderr and return EXIT_INPUT. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -807,6 +808,14 @@ void trax_plot_pdf_metadata(cairo_surface_t *pdf, const char *title)
 	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
 }
 
+void trax_plot_file_mode(int fd)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+}
+
 static cairo_status_t write_file(void *closure, const unsigned char *data, unsigned int len)
 {
 	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
@@ -920,6 +929,7 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
 		goto out;
 	}
+	trax_plot_file_mode(fd);
 	f = fdopen(fd, "wb");
 	if (!f) {
 		close(fd);

@@ -300,6 +300,7 @@ static void draw_markers(struct tl *t, double x0, double ytop, double ybot, doub
 	cairo_t *cr = c->cr;
 	sqlite3_stmt *st = NULL;
 	double last_label = -1e9, last_x = -1e9;
+	static const double dash[2] = { 4, 3 };
 	char buf[160];
 
 	for (int i = 0; i < o->nspans; i++) {
@@ -341,10 +342,19 @@ static void draw_markers(struct tl *t, double x0, double ytop, double ybot, doub
 			if (x == last_x)
 				continue;	/* one line per pixel column */
 			last_x = x;
-			cairo_set_source_rgb(cr, 0.45, 0.2, 0.7);
-			cairo_move_to(cr, x, band_y + MARK_BAND - 4);
+			/* A dashed dark line over the lanes under a purple tick in the band. */
+			cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.85);
+			cairo_set_dash(cr, dash, 2, 0);
+			cairo_move_to(cr, x, ytop);
 			cairo_line_to(cr, x, ybot);
 			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			cairo_set_source_rgb(cr, 0.45, 0.2, 0.7);
+			cairo_move_to(cr, x - 4, band_y + MARK_BAND - 9);
+			cairo_line_to(cr, x + 4, band_y + MARK_BAND - 9);
+			cairo_line_to(cr, x, band_y + MARK_BAND - 2);
+			cairo_close_path(cr);
+			cairo_fill(cr);
 			snprintf(buf, sizeof(buf), "%s", txt ? txt : "");
 			l = strlen(buf);
 			while (l && (buf[l - 1] == '\n' || buf[l - 1] == ' '))
@@ -352,8 +362,8 @@ static void draw_markers(struct tl *t, double x0, double ytop, double ybot, doub
 			if (l > 24)
 				memcpy(buf + 21, "...", 4);
 			if (l && x > last_label) {
-				ch_text(cr, x + 2, band_y, 0, 2, buf);
-				last_label = x + 2 + ch_text_width(cr, buf) + 6;
+				ch_text(cr, x + 6, band_y, 0, 2, buf);
+				last_label = x + 6 + ch_text_width(cr, buf) + 6;
 			}
 		}
 		sqlite3_finalize(st);

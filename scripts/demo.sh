@@ -15,3 +15,7 @@ echo "== trax info"
 echo
 echo "== trax query: CPU time per task (top 5)"
 "$trax" query "$out/demo.db" "SELECT t.comm, t.pid, round(sum(s.dur)/1e6, 3) AS run_ms, count(*) AS slices FROM sched_slice s JOIN thread t USING(utid) WHERE t.pid != 0 GROUP BY s.utid ORDER BY sum(s.dur) DESC LIMIT 5"
+echo
+echo "== trax report"
+"$trax" report "$out/demo.db" -o "$out/report.html"
+echo "report: $PWD/$out/report.html"

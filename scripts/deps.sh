@@ -10,7 +10,7 @@ build=(gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libs
 	libcairo2-dev libjansson-dev libssl-dev fonts-dejavu-core)
 # Tests: cmocka, the reference tools trax is compared with, workloads, validators.
 check=("${build[@]}" libcmocka-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
-	poppler-utils perl zstd)
+	poppler-utils perl zstd chromium)
 bench=("${check[@]}")
 
 case "$set_name" in

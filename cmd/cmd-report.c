@@ -1,0 +1,84 @@
+/* cmd/cmd-report.c: `trax report`: an offline report of a trace (HTML or PDF). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "parse/parse.h"
+#include "report/report.h"
+#include "rules/rules.h"
+
+const char cmd_report_usage[] =
+	"usage: trax report TRACE|DB [--rules RULES.json] -o OUT.html|OUT.pdf\n"
+	"\n"
+	"Write a report of a trace: its summary (source, time range, CPUs, event counts, lost\n"
+	"events, busiest tasks), the verdicts of the rules (failures first, with measured values\n"
+	"and thresholds, and the charts that explain each rule that did not pass), and charts:\n"
+	"CPU timeline, counter tracks, residency, slice lengths and wakeup latency.\n"
+	"The HTML is one self-contained file (inline SVG, no script, nothing fetched); the PDF\n"
+	"has the same content, one chart per page.\n"
+	"\n"
+	"  -o, --output FILE   the report, .html or .pdf; written under a temporary name and\n"
+	"                      renamed when complete\n"
+	"  -r, --rules FILE    evaluate these rules (see trax check) and show their verdicts\n"
+	"      --title TEXT    the report's title\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"Exit status: 0 the report was written (whatever the verdicts: trax check is the gate);\n"
+	"2 usage or input error (nothing is written).\n";
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "title", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trax_report_opts ro = { 0 };
+	struct trax_rules *rs = NULL;
+	struct trax_error err = { 0 };
+	enum trax_report_format fmt;
+	const char *out = NULL, *rules = NULL;
+	sqlite3 *db = NULL;
+	int c, ret = EXIT_INPUT;
+
+	if (cmd_wants_help(argc, argv, cmd_report_usage))
+		return EXIT_OK;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'r': rules = optarg; break;
+		case 'T': ro.title = optarg; break;
+		default:
+			return cmd_usage_error("report", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_usage_error("report", optind >= argc ? "missing TRACE or DB" :
+				       "expects one TRACE or DB");
+	if (!out)
+		return cmd_usage_error("report", "missing -o OUT.html|OUT.pdf");
+	if (trax_report_format_from_path(out, &fmt))
+		return cmd_usage_error("report", "%s: unknown format (want .html or .pdf)", out);
+	if (rules && trax_rules_load(rules, &rs, &err))
+		return cmd_fail("report", &err);
+	if (trax_db_open(argv[optind], NULL, &db, &err)) {
+		ret = cmd_fail("report", &err);
+		goto out;
+	}
+	ro.rules = rs;
+	ro.trace_name = argv[optind];
+	if (trax_report_write(db, &ro, fmt, out, &err)) {
+		ret = cmd_fail("report", &err);
+		goto out;
+	}
+	ret = EXIT_OK;
+out:
+	sqlite3_close(db);
+	trax_rules_free(rs);
+	return ret;
+}
