@@ -16,6 +16,11 @@ echo
 echo "== trax query: CPU time per task (top 5)"
 "$trax" query "$out/demo.db" "SELECT t.comm, t.pid, round(sum(s.dur)/1e6, 3) AS run_ms, count(*) AS slices FROM sched_slice s JOIN thread t USING(utid) WHERE t.pid != 0 GROUP BY s.utid ORDER BY sum(s.dur) DESC LIMIT 5"
 echo
+echo "== trax check tests/fixtures/demo-rules.json (the workload's designed behaviour)"
+status=0
+"$trax" check tests/fixtures/demo-rules.json "$out/demo.db" --format text || status=$?
+echo "trax check exit status: $status"
+echo
 echo "== trax report"
 "$trax" report "$out/demo.db" -o "$out/report.html"
 echo "report: $PWD/$out/report.html"
