@@ -252,6 +252,20 @@ int text_parse_lost(const char *line, size_t len, struct text_lost *o)
 	memset(o, 0, sizeof(*o));
 	while (end > p && (end[-1] == '\r' || is_blank(end[-1])))
 		end--;
+	if (starts_with(p, end - p, "##### CPU ")) {
+		/* tracefs, after an overrun: the CPU's older records were overwritten */
+		p += 10;
+		while (p < end && is_digit(*p) && n < 7) {
+			cpu = cpu * 10 + (*p - '0');
+			n++;
+			p++;
+		}
+		if (!n || !span_eq(p, end - p, " buffer started ####"))
+			return 0;
+		o->cpu = cpu;
+		o->count = -1;
+		return 1;
+	}
 	if (!starts_with(p, end - p, "CPU:")) {
 		/* "name: CPU:N ..." */
 		q = find_span(p, end - p, ": CPU:");
@@ -906,6 +920,8 @@ struct text {
 	int min_digits;
 	uint64_t events, malformed, lost_lines, ignored, first_ignored;
 	int tracefs, tracecmd;
+	int have_entries;		/* tracefs header: entries in buffer / written */
+	uint64_t entries_in, entries_written;
 	int sorted;
 	uint64_t last_ts;
 
@@ -1083,6 +1099,16 @@ static int header_line(struct text *R, const char *line, size_t len)
 		if (starts_with(p, end - p, "# tracer:"))
 			R->tracefs = 1;
 		/* "# entries-in-buffer/entries-written: 1981/1981   #P:2" */
+		q = find_span(p, end - p, "# entries-in-buffer/entries-written: ");
+		if (q) {
+			unsigned long long in, wr;
+
+			if (sscanf(q + 37, "%llu/%llu", &in, &wr) == 2) {
+				R->entries_in = in;
+				R->entries_written = wr;
+				R->have_entries = 1;
+			}
+		}
 		q = find_span(p, end - p, "#P:");
 		if (q && q > p && sscanf(q + 3, "%d", &v) == 1 && v > R->hdr_cpus && v < 1 << 16)
 			R->hdr_cpus = v;
@@ -1100,8 +1126,6 @@ static int header_line(struct text *R, const char *line, size_t len)
 	}
 	if (starts_with(p, end - p, "CPU ") && find_span(p, end - p, " is empty"))
 		return 1;
-	if (starts_with(p, end - p, "##### CPU "))
-		return 1;
 	return 0;
 }
 
@@ -1109,6 +1133,31 @@ static int is_message_event(const char *ev, int len)
 {
 	return span_eq(ev, len, "print") || span_eq(ev, len, "bprint") ||
 	       span_eq(ev, len, "bputs") || span_eq(ev, len, "tracing_mark_write");
+}
+
+/*
+ * `trace-cmd report` prints a lost-events line between a record's instance prefix and the
+ * record ("name: CPU:0 [12 EVENTS DROPPED]\n" then the record without its prefix): an
+ * unprefixed line right after such a line belongs to that instance.
+ */
+static void carried_prefix(const struct text *R, size_t off, struct text_line *tl)
+{
+	const char *start = R->map + off, *prev, *pe;
+	struct text_lost lo;
+
+	if (tl->buffer || off < 2 || start[-1] != '\n')
+		return;
+	pe = start - 1;
+	if (pe > R->map && pe[-1] == '\r')
+		pe--;
+	if (pe <= R->map || pe[-1] != ']')
+		return;
+	prev = memrchr(R->map, '\n', pe - R->map);
+	prev = prev ? prev + 1 : R->map;
+	if (text_parse_lost(prev, pe - prev, &lo) && lo.buffer) {
+		tl->buffer = lo.buffer;
+		tl->buffer_len = lo.buffer_len;
+	}
 }
 
 /*
@@ -1199,6 +1248,7 @@ static void pass1(struct text *R)
 
 			if (tl.payload + tl.payload_len < line + len)
 				tl.payload_len = line + len - tl.payload;
+			carried_prefix(R, off, &tl);
 			R->events++;
 			buffer_slot(R, tl.buffer, tl.buffer_len, 1);
 			if (tl.cpu > R->max_cpu)
@@ -1401,6 +1451,7 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		}
 		return 0;
 	}
+	carried_prefix(R, off, &tl);
 	b = buffer_slot(R, tl.buffer, tl.buffer_len, 0);
 	b = b >= 0 ? R->buf_index[b] : 0;
 	if (kind < 0)
@@ -1439,7 +1490,9 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		if (k >= 0)
 			set_value(&R->vals[k], &tt->f[k], &kv[i]);
 	}
-	snprintf(comm, sizeof(comm), "%.*s", tl.comm_len, tl.comm);
+	n = tl.comm_len < (int)sizeof(comm) ? tl.comm_len : (int)sizeof(comm) - 1;
+	memcpy(comm, tl.comm, n);
+	comm[n] = '\0';
 	ret = ld_emit(R->L, tt->t, tl.ts, tl.cpu, tl.pid, b, comm, R->vals);
 	if (!ret && tl.tgid > 0)
 		ld_tgid(R->L, tl.pid, tl.tgid);
@@ -1556,6 +1609,10 @@ int text_read(struct loader *L, const char *path, struct trax_error *err)
 		ld_meta(L, "text.first_ignored_line", "%llu", (unsigned long long)line);
 	}
 	ld_meta(L, "text.sorted", "%d", R.sorted);
+	if (R.have_entries) {
+		ld_meta(L, "text.entries_in_buffer", "%llu", (unsigned long long)R.entries_in);
+		ld_meta(L, "text.entries_written", "%llu", (unsigned long long)R.entries_written);
+	}
 
 	R.last_ts = 0;
 	if (R.sorted) {

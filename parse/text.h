@@ -37,8 +37,12 @@ struct text_line {
  */
 int text_parse_line(const char *line, size_t len, struct text_line *out);
 
-/* A lost-events line: "CPU:N [LOST M EVENTS]" (tracefs), "CPU:N [M EVENTS DROPPED]" and
- * "CPU:N [EVENTS DROPPED]" (`trace-cmd report`), optionally after an instance prefix. */
+/*
+ * A lost-events line: "CPU:N [LOST M EVENTS]" (tracefs), "CPU:N [M EVENTS DROPPED]" and
+ * "CPU:N [EVENTS DROPPED]" (`trace-cmd report`, optionally after an instance prefix), and
+ * tracefs's "##### CPU N buffer started ####" (printed after an overrun where a CPU's surviving
+ * records begin: its older ones were overwritten; count unknown).
+ */
 struct text_lost {
 	int cpu;
 	int64_t count;		/* -1: unknown */

@@ -180,6 +180,10 @@ static void test_lost(void **state)
 	assert_span(lo.buffer, lo.buffer_len, "inst");
 	assert_int_equal(lo.cpu, 2);
 	assert_int_equal(lo.count, 5);
+	assert_int_equal(text_parse_lost("##### CPU 11 buffer started ####", 32, &lo), 1);
+	assert_int_equal(lo.cpu, 11);
+	assert_int_equal(lo.count, -1);
+	assert_int_equal(text_parse_lost("##### CPU x buffer started ####", 31, &lo), 0);
 	assert_int_equal(text_parse_lost("CPU:x [LOST 5 EVENTS]", 21, &lo), 0);
 	assert_int_equal(text_parse_lost("CPU 3 is empty", 14, &lo), 0);
 }
