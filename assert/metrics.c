@@ -939,12 +939,46 @@ out:
 	return ret;
 }
 
+/* The one track a counter or thermal rule names (track_id 0 in the library call). */
+static int single_track(sqlite3 *db, const struct trax_rule *r, int *track_id,
+			struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT id FROM track WHERE name = ?1 AND (?2 < 0 OR cpu = ?2) "
+			       "AND (?3 IS NULL OR zone = ?3) AND buffer = ?4", -1, &st, NULL))
+		return db_fail(db, err, "reading track");
+	sqlite3_bind_text(st, 1, r->metric == TRAX_METRIC_COUNTER ? r->track :
+			  "thermal_temperature", -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, r->track_cpu);
+	if (r->zone)
+		sqlite3_bind_text(st, 3, r->zone, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, r->buffer);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		*track_id = sqlite3_column_int(st, 0);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n != 1)
+		return trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": %d tracks match, not one",
+				      r->id, n);
+	return 0;
+}
+
 int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		       const int *utids, int n, const struct trax_span *span,
 		       const struct trax_trace_info *ti, int track_id, struct trax_value *val,
 		       struct trax_error *err)
 {
 	memset(val, 0, sizeof(*val));
+	if (!track_id && (r->metric == TRAX_METRIC_COUNTER ||
+			  r->metric == TRAX_METRIC_THERMAL_RESIDENCY)) {
+		int ret = single_track(db, r, &track_id, err);
+
+		if (ret)
+			return ret;
+	}
 	switch (r->metric) {
 	case TRAX_METRIC_RUNTIME:
 	case TRAX_METRIC_RESIDENCY:

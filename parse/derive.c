@@ -414,7 +414,7 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 		cs->utid = prev;
 		cs->pid = prev_pid;
 		cs->prio = vint(t, v, 2, 0);
-		cs->start = first && first < ts ? first : ts;
+		cs->start = first < ts ? first : ts;	/* ld_seen() saw this record first */
 		cs->clipped |= 1;
 	}
 	if (cs->pid == prev_pid) {

@@ -42,7 +42,8 @@ struct loader {
 	uint64_t raw_count, lost_records, records;
 
 	int nbuffers, ncpus;
-	uint64_t *cpu_first, *cpu_last;	/* [buffer * ncpus + cpu], 0: none */
+	uint64_t *cpu_first, *cpu_last;	/* [buffer * ncpus + cpu] */
+	char *cpu_seen;			/* a record was seen on (buffer, cpu) */
 	int64_t *cpu_lost;		/* lost events per (buffer, cpu); -1: unknown count */
 	char **buffer_names;
 	int started;
@@ -217,6 +218,7 @@ void ld_free(struct loader *L)
 	free(L->cpu_first);
 	free(L->cpu_last);
 	free(L->cpu_lost);
+	free(L->cpu_seen);
 	free(L);
 }
 
@@ -303,8 +305,9 @@ void ld_set_cpus(struct loader *L, int nbuffers, int ncpus)
 	L->cpu_first = calloc(n, sizeof(uint64_t));
 	L->cpu_last = calloc(n, sizeof(uint64_t));
 	L->cpu_lost = calloc(n, sizeof(int64_t));
+	L->cpu_seen = calloc(n, 1);
 	L->buffer_names = calloc(nbuffers, sizeof(char *));
-	if (!L->cpu_first || !L->cpu_last || !L->cpu_lost || !L->buffer_names)
+	if (!L->cpu_first || !L->cpu_last || !L->cpu_lost || !L->buffer_names || !L->cpu_seen)
 		abort();
 }
 
@@ -316,8 +319,9 @@ void ld_seen(struct loader *L, int buffer, int cpu, uint64_t ts)
 	if (buffer < 0 || buffer >= L->nbuffers || cpu < 0 || cpu >= L->ncpus)
 		return;
 	i = (size_t)buffer * L->ncpus + cpu;
-	if (!L->cpu_first[i] || ts < L->cpu_first[i])
+	if (!L->cpu_seen[i] || ts < L->cpu_first[i])
 		L->cpu_first[i] = ts;
+	L->cpu_seen[i] = 1;
 	if (ts > L->cpu_last[i])
 		L->cpu_last[i] = ts;
 }
@@ -631,7 +635,7 @@ static int write_catalog(struct loader *L, struct trax_error *err)
 				snprintf(prebuf, sizeof(prebuf), "buffer.%d.", b);
 				pre = prebuf;
 			}
-			if (!L->cpu_first[i] && !L->cpu_last[i])
+			if (!L->cpu_seen[i])
 				continue;
 			snprintf(key, sizeof(key), "%scpu.%d.first_ts", pre, c);
 			ld_meta(L, key, "%llu", (unsigned long long)L->cpu_first[i]);
