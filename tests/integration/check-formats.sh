@@ -56,7 +56,7 @@ ok "text names each verdict" grep -q '^  FAIL   f ' "$TMP/out.txt"
 # Given a trace, check loads only the events its rules need (a private cache folder here).
 TRAX_CACHE_DIR=$TMP/cache "$TRAX" check "$pass" "$bart" --format tap >/dev/null
 cached=$(ls "$TMP"/cache/*.db 2>/dev/null | head -1)
-events=$(q "$cached" "SELECT value FROM meta WHERE key = 'events'")
+events=$(q "$cached" "SELECT value FROM meta WHERE key = 'events'" | tr -d '"')
 case ",$events," in *,sched_switch,*) _result 0 "the cached load includes sched_switch" ;;
 *) _result 1 "the cached load includes sched_switch" "events: $events" ;; esac
 is "$(q "$cached" "SELECT count(*) FROM event_type WHERE name = 'bprint' AND count IS NULL")" 1 \
