@@ -278,7 +278,8 @@ static void rel_s(char *buf, size_t len, int64_t ns)
 static void build_summary(struct report *rp)
 {
 	static const char *const ev_head[] = { "event", "system", "records" };
-	static const char *const cpu_head[] = { "CPU", "first record", "last record", "lost events" };
+	static const char *const cpu_head[] = { "CPU", "first record", "last record",
+						"lost events" };
 	static const char *const task_head[] = { "pid", "comm", "runtime", "of all CPU time",
 						 "slices" };
 	sqlite3 *db = rp->db;
@@ -420,12 +421,13 @@ static void build_summary(struct report *rp)
 		add(rp, B_NOTE, "The trace holds no event records.");
 
 	/* The busiest tasks. */
-	if (count(db, "SELECT count(*) FROM (SELECT 1 FROM sched_slice WHERE pid != 0 LIMIT 1)") > 0) {
+	if (count(db, "SELECT count(*) FROM (SELECT 1 FROM sched_slice WHERE pid != 0 "
+		  "LIMIT 1)") > 0) {
 		t = add_table(rp, "Busiest tasks", 5, task_head, 0x1d);
 		if (sqlite3_prepare_v2(db, "SELECT t.pid, t.comm, sum(s.dur), count(*) FROM "
 				       "sched_slice s JOIN thread t USING(utid) WHERE s.pid != 0 "
-				       "GROUP BY s.utid ORDER BY sum(s.dur) DESC, t.pid LIMIT 10", -1,
-				       &st, NULL) == SQLITE_OK) {
+				       "GROUP BY s.utid ORDER BY sum(s.dur) DESC, t.pid LIMIT 10",
+				       -1, &st, NULL) == SQLITE_OK) {
 			while (sqlite3_step(st) == SQLITE_ROW) {
 				char pid[24], run[32], share[32], n[24];
 				const char *cells[5] = { pid, NULL, run, share, n };
@@ -436,7 +438,8 @@ static void build_summary(struct report *rp)
 				trax_plot_fmt_duration(run, sizeof(run), ns, 0);
 				snprintf(share, sizeof(share), "%.1f %%", rp->end > rp->start ?
 					 ns / (double)(rp->end - rp->start) / rp->ncpus * 100 : 0);
-				snprintf(n, sizeof(n), "%lld", (long long)sqlite3_column_int64(st, 3));
+				snprintf(n, sizeof(n), "%lld",
+					 (long long)sqlite3_column_int64(st, 3));
 				row(rp, t, cells);
 			}
 		}
@@ -485,7 +488,8 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 	enum trax_metric m = rule->metric;
 	struct chart *ch;
 	const char *colon = r->task ? strrchr(r->task, ':') : NULL;
-	int64_t s = r->has_span ? r->span.start : rp->start, e = r->has_span ? r->span.end : rp->end;
+	int64_t s = r->has_span ? r->span.start : rp->start;
+	int64_t e = r->has_span ? r->span.end : rp->end;
 	int64_t pad = (e - s) / 20;
 
 	if (m == TRAX_METRIC_SQL)
@@ -501,7 +505,8 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 			snprintf(ch->track, sizeof(ch->track), "%s:%d", rule->track,
 				 rule->track_cpu);
 		else
-			snprintf(ch->track, sizeof(ch->track), "%s", rule->track ? rule->track : "*");
+			snprintf(ch->track, sizeof(ch->track), "%s",
+				 rule->track ? rule->track : "*");
 		ch->tracks[0] = ch->track;
 		ch->o.tracks = ch->tracks;
 		ch->o.ntracks = 1;
@@ -835,7 +840,8 @@ static int write_html(struct report *rp, struct strbuf *sb)
 		}
 	}
 	strbuf_adds(sb, "<footer>Written by trax " TRAX_VERSION " from the trace alone: every "
-		    "figure comes from its records. The page needs no script and no network.</footer>"
+		    "figure comes from its records. The page needs no script and no network."
+		    "</footer>"
 		    "\n</body>\n</html>\n");
 	return 0;
 }

@@ -35,14 +35,20 @@ for n in 200000 2000000; do
 		"$gen" "$db.tmp" "$n" 8 && mv "$db.tmp" "$db" || exit 2
 	fi
 	for fmt in png svg pdf; do
-		r=$(measure "$trax" plot timeline "$db" -o "$dir/timeline-$n.$fmt" --size 1600x800) || {
+		r=$(measure "$trax" plot timeline "$db" -o "$dir/timeline-$n.$fmt" \
+			--size 1600x800) || {
 			echo "plot.sh: trax plot failed on $db" >&2; status=1; continue; }
 		set -- $r
-		printf 'plot timeline %8d slices %s: %6.3f s  peak RssAnon %6d KiB\n' "$n" "$fmt" "$1" "$2"
+		printf 'plot timeline %8d slices %s: %6.3f s  peak RssAnon %6d KiB\n' \
+			"$n" "$fmt" "$1" "$2"
 	done
 done
 # A narrow window (1/100 of the trace): one index range scan per CPU.
 db=$dir/slices-2000000.db
-r=$(measure "$trax" plot timeline "$db" -o "$dir/window.png" --size 1600x800 --window 1 1.03) &&
-	{ set -- $r; printf 'plot timeline  2000000 slices png, 1%% window: %6.3f s  peak RssAnon %6d KiB\n' "$1" "$2"; }
+if r=$(measure "$trax" plot timeline "$db" -o "$dir/window.png" --size 1600x800 \
+	--window 1 1.03); then
+	set -- $r
+	printf 'plot timeline  2000000 slices png, 1%% window: %6.3f s  peak RssAnon %6d KiB\n' \
+		"$1" "$2"
+fi
 exit $status
