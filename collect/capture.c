@@ -43,6 +43,7 @@ struct trax_capture {
 	int log_fd;
 
 	char *out, *out_tmp, *out_incomplete, *tmp_prefix, *log_path, *rtapp_json;
+	char *rtapp_logdir, *rtapp_logbase;
 	long old_cmdlines;		/* saved_cmdlines_size to restore, -1: untouched */
 	struct strbuf notes;
 };
@@ -150,6 +151,14 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 		strbuf_adds(&sb, c->out);
 	strbuf_adds(&sb, ".rtapp.json");
 	c->rtapp_json = strbuf_detach(&sb);
+	/* rt-app's own logs go beside the trace: DIR/BASE-THREAD-N.log */
+	if (dirlen)
+		strbuf_add(&sb, c->out, dirlen);
+	else
+		strbuf_adds(&sb, ".");
+	c->rtapp_logdir = strbuf_detach(&sb);
+	strbuf_add(&sb, base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+	c->rtapp_logbase = strbuf_detach(&sb);
 	*out = c;
 	return 0;
 }
@@ -488,7 +497,8 @@ static int prepare_workload(struct trax_capture *c, struct trax_error *err)
 	if (c->o.argv && c->o.argv[0]) {
 		c->argv = (char **)c->o.argv;
 	} else if (c->o.workload) {
-		ret = trax_workload_to_rtapp(c->o.workload, &json, err);
+		ret = trax_workload_to_rtapp(c->o.workload, c->rtapp_logdir, c->rtapp_logbase,
+					     &json, err);
 		if (ret == -TRAX_E_UNSUPPORTED) {
 			/* an rt-app file: run as it is */
 			if (access(c->o.workload, R_OK))
@@ -975,6 +985,8 @@ void trax_capture_free(struct trax_capture *c)
 	free(c->tmp_prefix);
 	free(c->log_path);
 	free(c->rtapp_json);
+	free(c->rtapp_logdir);
+	free(c->rtapp_logbase);
 	strbuf_release(&c->notes);
 	free(c);
 }

@@ -90,14 +90,16 @@ const char *const *trax_collect_preset_events(const char *preset);
 
 /*
  * Convert a trax workload JSON file (a "tasks" array of periodic tasks) into rt-app JSON.
- * Returns 0 and *json (malloc'd, the caller frees it), or a negative error naming the file,
- * the task and the key. Returns -TRAX_E_UNSUPPORTED (err filled) when the file is not in
- * the trax form (an rt-app file: "tasks" is an object).
+ * log_dir and log_base (may be NULL) set where rt-app writes its per-thread logs
+ * (LOG_DIR/LOG_BASE-THREAD-N.log). Returns 0 and *json (malloc'd, the caller frees it), or a
+ * negative error naming the file, the task and the key. Returns -TRAX_E_UNSUPPORTED (err
+ * filled) when the file is not in the trax form (an rt-app file: "tasks" is an object).
  */
-int trax_workload_to_rtapp(const char *path, char **json, struct trax_error *err);
+int trax_workload_to_rtapp(const char *path, const char *log_dir, const char *log_base,
+			   char **json, struct trax_error *err);
 
 /* The same from JSON text; name is used in messages. */
-int trax_workload_text_to_rtapp(const char *text, const char *name, char **json,
-				struct trax_error *err);
+int trax_workload_text_to_rtapp(const char *text, const char *name, const char *log_dir,
+				const char *log_base, char **json, struct trax_error *err);
 
 #endif

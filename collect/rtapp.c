@@ -111,9 +111,9 @@ static int get_cpus(struct conv *cv, const char *where, json_t *obj, json_t **ou
 	return *out ? 1 : trax_error_set(cv->err, TRAX_E_NOMEM, "out of memory");
 }
 
-/* One phase (or the task itself when it has no "phases") into an rt-app phase object. */
+/* One phase (or the task itself when it has no "phases": own_cpus 0) into an rt-app phase. */
 static int conv_phase(struct conv *cv, const char *where, json_t *ph, const char *load,
-		      json_t *phases, const char *key)
+		      json_t *phases, const char *key, int own_cpus)
 {
 	double period, dur, duty, run;
 	json_t *out = json_object(), *timer, *cpus = NULL, *v;
@@ -142,7 +142,7 @@ static int conv_phase(struct conv *cv, const char *where, json_t *ph, const char
 		goto out;
 	}
 	duty = json_number_value(v);
-	ret = get_cpus(cv, where, ph, &cpus);
+	ret = own_cpus ? get_cpus(cv, where, ph, &cpus) : 0;
 	if (ret < 0)
 		goto out;
 	loops = llround(dur / period);
@@ -278,12 +278,12 @@ static int conv_task(struct conv *cv, size_t idx, json_t *task, json_t *tasks)
 				goto out;
 			}
 			snprintf(key, sizeof(key), "p%zu", i);
-			ret = conv_phase(cv, w2, ph, load, phases, key);
+			ret = conv_phase(cv, w2, ph, load, phases, key, 1);
 			if (ret < 0)
 				goto out;
 		}
 	} else {
-		ret = conv_phase(cv, where, task, load, phases, "p0");
+		ret = conv_phase(cv, where, task, load, phases, "p0", 0);
 		if (ret < 0)
 			goto out;
 	}
@@ -296,8 +296,8 @@ out:
 	return ret;
 }
 
-int trax_workload_text_to_rtapp(const char *text, const char *name, char **json,
-				struct trax_error *err)
+int trax_workload_text_to_rtapp(const char *text, const char *name, const char *log_dir,
+				const char *log_base, char **json, struct trax_error *err)
 {
 	struct conv cv = { .name = name, .err = err };
 	json_t *root, *tasks_in, *v, *rt = NULL, *global = NULL, *tasks = NULL, *task;
@@ -380,7 +380,10 @@ int trax_workload_text_to_rtapp(const char *text, const char *name, char **json,
 		goto out;
 	}
 	json_object_set_new(global, "ftrace", json_boolean(!v || json_is_true(v)));
-	json_object_set_new(global, "log_size", json_string("disable"));
+	if (log_dir)
+		json_object_set_new(global, "logdir", json_string(log_dir));
+	if (log_base)
+		json_object_set_new(global, "log_basename", json_string(log_base));
 	json_object_set_new(global, "lock_pages", json_false());
 	json_object_set(rt, "global", global);
 	json_object_set(rt, "tasks", tasks);
@@ -394,7 +397,8 @@ out:
 	return ret;
 }
 
-int trax_workload_to_rtapp(const char *path, char **json, struct trax_error *err)
+int trax_workload_to_rtapp(const char *path, const char *log_dir, const char *log_base,
+			   char **json, struct trax_error *err)
 {
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
@@ -433,7 +437,7 @@ int trax_workload_to_rtapp(const char *path, char **json, struct trax_error *err
 		goto out;
 	}
 	text[len] = '\0';
-	ret = trax_workload_text_to_rtapp(text, path, json, err);
+	ret = trax_workload_text_to_rtapp(text, path, log_dir, log_base, json, err);
 out:
 	fclose(f);
 	free(text);
