@@ -63,6 +63,15 @@ int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, i
 		     const struct trax_span *span, const struct trax_trace_info *ti, int track_id,
 		     struct trax_value *val, struct trax_error *err);
 
+/*
+ * Register the SQL function trax_metric(RULE_JSON) on db (read-only use): it evaluates one rule
+ * object ({"metric": "runtime", "task": "ls", ...}, the keys of a rule without "expect", or
+ * with it) on that database and returns the value in base units (ns, %, Hz, mC, counts), or
+ * NULL when it has none (no task matches, undefined). A selector matching several tasks needs
+ * "aggregate". Returns 0 or a negative error.
+ */
+int trax_sql_functions_register(sqlite3 *db, struct trax_error *err);
+
 enum trax_verdict { TRAX_PASS, TRAX_FAIL, TRAX_SKIP, TRAX_ERROR, TRAX_XFAIL, TRAX_XPASS };
 
 /* The text of a verdict ("pass", "fail", ...). Must not be freed. */

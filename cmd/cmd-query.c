@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert/assert.h"
 #include "cmd/cmd.h"
 #include "parse/parse.h"
 #include "util/strbuf.h"
@@ -12,7 +13,9 @@ const char cmd_query_usage[] =
 	"usage: trax query TRACE|DB SQL [--format table|csv|json] [--events LIST]\n"
 	"\n"
 	"Run SQL on a read-only connection to a trax database, or to a trace (loaded on the fly\n"
-	"into the cache, see trax-load(1)). Tables are described in doc/db.md.\n"
+	"into the cache, see trax-load(1)). Tables are described in doc/db.md. The function\n"
+	"trax_metric('{\"metric\": \"runtime\", \"task\": \"ls\"}') evaluates any rule metric\n"
+	"of doc/rules.md and returns its value in base units (ns, %, Hz, mC) or NULL.\n"
 	"\n"
 	"  -f, --format FMT    table (default, aligned columns), csv (RFC 4180), json (array of\n"
 	"                      objects)\n"
@@ -149,6 +152,10 @@ int cmd_query(int argc, char **argv)
 		return cmd_usage_error("query", "expects TRACE|DB and one SQL statement");
 	if (trax_db_open(argv[optind], events, &db, &err))
 		return cmd_fail("query", &err);
+	if (trax_sql_functions_register(db, &err)) {
+		sqlite3_close(db);
+		return cmd_fail("query", &err);
+	}
 	rc = sqlite3_prepare_v2(db, argv[optind + 1], -1, &st, &tail);
 	if (rc != SQLITE_OK || !st) {
 		fprintf(stderr, "trax query: %s: %s\n", argv[optind + 1],
