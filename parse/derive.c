@@ -442,7 +442,7 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 }
 
 static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
-		      int buffer, const struct ld_val *v, int is_new)
+		      int buffer, const struct ld_val *v)
 {
 	int len, woken_pid = vint(t, v, 1, -1), utid, waker;
 	const char *comm = vstr(t, v, 0, &len);
@@ -450,11 +450,7 @@ static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 
 	if (woken_pid < 0)
 		return;
-	utid = is_new ? map_get(d, woken_pid) : -1;
-	if (utid < 0 || d->threads[utid].dead)
-		utid = thread_at(d, woken_pid, ts, comm, len);
-	else
-		thread_at(d, woken_pid, ts, comm, len);
+	utid = thread_at(d, woken_pid, ts, comm, len);
 	s = &d->threads[utid].st[buffer];
 	if (s->state && (!strcmp(s->state, "Running") || !strcmp(s->state, "R") ||
 			 !strcmp(s->state, "R+")))
@@ -660,10 +656,8 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		break;
 	case ROLE_SCHED_WAKING:
 	case ROLE_SCHED_WAKEUP:
-		on_wakeup(d, t, ts, cpu, pid, buffer, v, 0);
-		break;
 	case ROLE_SCHED_WAKEUP_NEW:
-		on_wakeup(d, t, ts, cpu, pid, buffer, v, 1);
+		on_wakeup(d, t, ts, cpu, pid, buffer, v);
 		break;
 	case ROLE_PROCESS_FORK: {
 		int child = vint(t, v, 3, -1);
