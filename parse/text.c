@@ -201,7 +201,7 @@ int text_parse_line(const char *line, size_t len, struct text_line *o)
 		for (const char *c = a; c < b; c++) {
 			if (*c == '-') {
 				dashes++;
-			} else if (is_digit(*c) && digits < 10) {
+			} else if (is_digit(*c) && digits < 9) {
 				tgid = tgid * 10 + (*c - '0');
 				digits++;
 			} else {
@@ -218,7 +218,7 @@ int text_parse_line(const char *line, size_t len, struct text_line *o)
 	d = le;
 	while (d > line && is_digit(d[-1]))
 		d--;
-	if (d == le || le - d > 10 || d == line || d[-1] != '-')
+	if (d == le || le - d > 9 || d == line || d[-1] != '-')
 		return -1;
 	for (const char *c = d; c < le; c++, nd++)
 		pid = pid * 10 + (*c - '0');
@@ -295,7 +295,7 @@ int text_parse_lost(const char *line, size_t len, struct text_lost *o)
 	if (starts_with(p, end - p, "[LOST ")) {
 		p += 6;
 		q = p;
-		while (p < end && is_digit(*p))
+		while (p < end && is_digit(*p) && p - q < 18)
 			count = count * 10 + (*p++ - '0');
 		if (p == q || !span_eq(p, end - p, " EVENTS]"))
 			return 0;
@@ -305,7 +305,7 @@ int text_parse_lost(const char *line, size_t len, struct text_lost *o)
 	if (*p == '[') {
 		p++;
 		q = p;
-		while (p < end && is_digit(*p))
+		while (p < end && is_digit(*p) && p - q < 18)
 			count = count * 10 + (*p++ - '0');
 		if (p == q || !span_eq(p, end - p, " EVENTS DROPPED]"))
 			return 0;
@@ -389,7 +389,8 @@ int text_split_kv(const char *p, int len, struct text_kv *kv, int max, const cha
 				s++;
 			continue;
 		}
-		if (tail_key && span_eq(key, kl, tail_key)) {
+		if ((tail_key && span_eq(key, kl, tail_key)) || n == max - 1) {
+			/* the tail key, or the last slot: the value runs to the end */
 			kv[n++] = (struct text_kv){ key, kl, val, (int)(end - val), 0 };
 			break;
 		}

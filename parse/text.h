@@ -69,8 +69,9 @@ struct text_kv {
  * Split a payload of key=value pairs. A value runs to the next blank-separated "key=" (so it
  * may hold blanks and '='), a " ==> " separator, or the end; "[FAILED TO PARSE]" is skipped.
  * Text before the first key becomes the pair "text". tail_key (may be NULL) names a key whose
- * value runs to the end of the payload; colon_keys (NULL-terminated, may be NULL) are keys also
- * written "key:value". Returns the number of pairs (0: no key=value pair at all).
+ * value runs to the end of the payload, as does the value in the last of max slots (nothing
+ * is cut); colon_keys (NULL-terminated, may be NULL) are keys also written "key:value".
+ * Returns the number of pairs (0: no key=value pair at all).
  */
 int text_split_kv(const char *p, int len, struct text_kv *kv, int max, const char *tail_key,
 		  const char *const *colon_keys);

@@ -227,6 +227,9 @@ static void test_kv_values(void **state)
 			       kv), 3);
 	assert_kv(kv[0], "text", "video_subcore0_clk_src");
 	assert_kv(kv[1], "state", "200000000");
+	/* more pairs than slots: the last slot keeps the rest */
+	assert_int_equal(text_split_kv("a=1 b=2 c=3", 11, kv, 2, NULL, NULL), 2);
+	assert_kv(kv[1], "b", "2 c=3");
 	/* no pair at all */
 	assert_int_equal(split("ext4_da_write_end", "dev 8,13 ino 5898483 pos 0 len 4096", kv), 0);
 	assert_int_equal(split("ext4_da_write_begin", "", kv), 0);
