@@ -339,5 +339,6 @@ out:
 	sqlite3_close(db);
 	for (int i = 0; i < MAX_REPEAT; i++)
 		free(gbuf[i]);
+	trax_plot_release_fonts();
 	return ret;
 }

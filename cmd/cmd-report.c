@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "parse/parse.h"
+#include "plot/plot.h"
 #include "report/report.h"
 #include "rules/rules.h"
 
@@ -80,5 +81,6 @@ int cmd_report(int argc, char **argv)
 out:
 	sqlite3_close(db);
 	trax_rules_free(rs);
+	trax_plot_release_fonts();
 	return ret;
 }

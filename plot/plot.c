@@ -13,6 +13,7 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <fontconfig/fontconfig.h>
 
 #include "plot/plot-local.h"
 
@@ -806,6 +807,12 @@ void trax_plot_pdf_metadata(cairo_surface_t *pdf, const char *title)
 	/* Without a date cairo writes the current time: the same input would differ by run. */
 	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
 	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+}
+
+void trax_plot_release_fonts(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
 }
 
 void trax_plot_file_mode(int fd)

@@ -140,6 +140,13 @@ void trax_plot_pdf_metadata(cairo_surface_t *pdf, const char *title);
  * before it is renamed into place as an output. */
 void trax_plot_file_mode(int fd);
 
+/*
+ * Release the font caches cairo and fontconfig keep for the whole process, so that a leak
+ * checker sees every byte freed. Call once at exit, when no cairo object is alive: no chart
+ * can be drawn after it.
+ */
+void trax_plot_release_fonts(void);
+
 /* Free what trax_plot_draw() allocated in info (not info itself). */
 void trax_plot_info_release(struct trax_plot_info *info);
 

@@ -650,5 +650,8 @@ int main(void)
 		cmocka_unit_test(test_colours),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int ret = cmocka_run_group_tests(tests, NULL, NULL);
+
+	trax_plot_release_fonts();
+	return ret;
 }
