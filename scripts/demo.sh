@@ -22,5 +22,5 @@ status=0
 echo "trax check exit status: $status"
 echo
 echo "== trax report"
-"$trax" report "$out/demo.db" -o "$out/report.html"
+"$trax" report "$out/demo.db" --rules tests/fixtures/demo-rules.json -o "$out/report.html"
 echo "report: $PWD/$out/report.html"
