@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Every trace.dat in ../shared/traces printed by `trace-cmd report` (plain, -R, -t, -R -t) and
-# loaded as text gives the db of the trace.dat itself: per-event counts, every row of the typed
-# tables, sched_slice and thread names (at the text's precision: µs forms are round(ns / 1000)).
-# Message events (print, bprint, bputs) are checked where the text holds the same thing.
+# Every trace.dat in ../shared/traces and tests/fixtures printed by `trace-cmd report` (plain,
+# -R, -t, -R -t) and loaded as text gives the db of the trace.dat itself: per-event counts, every
+# row of the typed tables, sched_slice and thread names (at the text's precision: µs forms are
+# round(ns / 1000)). Message events are checked where the text holds the same thing (a marker's
+# text loses its final newline in print). Buffers are compared by name: a text names them by
+# their prefixes and numbers them in order of first appearance, a trace.dat in file order.
 . "$(dirname "$0")/../lib.sh"
 
 same() { # desc dba sqla dbb sqlb
@@ -16,6 +18,12 @@ same() { # desc dba sqla dbb sqlb
 	fi
 }
 
+# A TODO check: reported, never failing the suite (a known gap owned elsewhere).
+todo() { # status desc reason
+	_n=$((_n+1))
+	if [ "$1" -eq 0 ]; then echo "ok $_n - $2 # TODO $3"; else echo "not ok $_n - $2 # TODO $3"; fi
+}
+
 if ! command -v trace-cmd >/dev/null; then
 	skip "trace-cmd report forms" "trace-cmd is not installed"
 	finish
@@ -24,6 +32,7 @@ found=0
 while IFS= read -r -d '' f; do
 	found=1
 	name=${f#"$TRACES"/}
+	name=${name#"$TOP"/}
 	base=$TMP/$(echo "$name" | tr / _)
 	if ! "$TRAX" load "$f" -o "$base.db" >/dev/null 2>"$TMP/err"; then
 		_result 1 "$name loads" "$(cat "$TMP/err")"
@@ -31,6 +40,7 @@ while IFS= read -r -d '' f; do
 	fi
 	dat=$base.db
 	tables=$(q "$dat" "SELECT table_name FROM event_type WHERE count > 0 AND name NOT IN ('print', 'bprint', 'bputs') ORDER BY 1")
+	B="(SELECT value FROM meta WHERE key = 'buffer.' || buffer || '.name')"
 	for opts in "" "-R" "-t" "-R -t"; do
 		form="report${opts// /}"
 		txt=$base$form.txt
@@ -55,10 +65,22 @@ while IFS= read -r -d '' f; do
 			case "$t,$opts" in sched_switch,|sched_switch,-t) cols=${cols/prev_state/prev_state_low} ;; esac
 			cols=${cols// /, }
 			cols=${cols/prev_state_low/prev_state \& 255}
+			cols=${cols/buffer/$B}
 			same "$name $form: $t rows" \
 				"$dat" "SELECT $D, $cols FROM \"$t\" ORDER BY rowid" \
 				"$db" "SELECT $T, $cols FROM \"$t\" ORDER BY rowid"
 		done
+		if [ -n "$(q "$dat" "SELECT 1 FROM event_type WHERE name = 'print' AND count > 0")" ]; then
+			pa="SELECT $D, cpu, common_pid, $B, ip, rtrim(buf, char(10)) FROM print ORDER BY rowid"
+			pb="SELECT $T, cpu, common_pid, $B, ip, buf FROM print ORDER BY rowid"
+			if [ "$(q "$dat" "SELECT count(*) FROM print WHERE buf != ''")" = 0 ]; then
+				[ "$(q "$dat" "$pa")" = "$(q "$db" "$pb")" ]
+				todo $? "$name $form: print rows (markers)" \
+					"the trace.dat reader leaves this file's print.buf empty"
+			else
+				same "$name $form: print rows (markers)" "$dat" "$pa" "$db" "$pb"
+			fi
+		fi
 		if [ -n "$(q "$dat" "SELECT 1 FROM event_type WHERE name = 'bprint' AND count > 0")" ]; then
 			case "$opts" in
 			*-R*) ;;	# -R prints bprint's raw words, not its message
@@ -68,8 +90,8 @@ while IFS= read -r -d '' f; do
 			esac
 		fi
 		same "$name $form: sched_slice rows" \
-			"$dat" "SELECT $D, $DE, cpu, utid, pid, prio, clipped FROM sched_slice ORDER BY rowid" \
-			"$db" "SELECT $T, $TE, cpu, utid, pid, prio, clipped FROM sched_slice ORDER BY rowid"
+			"$dat" "SELECT $D, $DE, cpu, utid, pid, prio, clipped, $B FROM sched_slice ORDER BY rowid" \
+			"$db" "SELECT $T, $TE, cpu, utid, pid, prio, clipped, $B FROM sched_slice ORDER BY rowid"
 		same "$name $form: thread names" \
 			"$dat" "SELECT utid, pid, comm FROM thread ORDER BY utid" \
 			"$db" "SELECT utid, pid, comm FROM thread ORDER BY utid"
@@ -77,6 +99,7 @@ while IFS= read -r -d '' f; do
 			"$dat" "SELECT track_id, count(*), sum(value), sum($D) FROM counter GROUP BY 1 ORDER BY 1" \
 			"$db" "SELECT track_id, count(*), sum(value), sum($T) FROM counter GROUP BY 1 ORDER BY 1"
 	done
-done < <(find "$TRACES" -name '*.dat' -print0 2>/dev/null | sort -z)
-[ $found = 1 ] || skip "trace-cmd report forms" "no trace.dat under $TRACES"
+done < <({ find "$TRACES" -name '*.dat' -print0 2>/dev/null
+	   find "$TOP/tests/fixtures" -maxdepth 1 -name '*.dat' -print0; } | sort -z)
+[ $found = 1 ] || skip "trace-cmd report forms" "no trace.dat under $TRACES or tests/fixtures"
 finish
