@@ -34,7 +34,8 @@ struct trax_capture {
 	char *inst_dir;
 	struct ev_list ev;
 	int ncpus, page_size, long_size;
-	struct dat_split *splits;	/* [ncpus]: pages written as two */
+	struct dat_split *splits;	/* pages written as two, by CPU and offset */
+	int nsplits;
 	struct drain *drain;
 	struct workload wl;
 	char **argv;			/* the workload's argv (borrowed or built) */
@@ -497,6 +498,11 @@ static int prepare_workload(struct trax_capture *c, struct trax_error *err)
 	if (c->o.argv && c->o.argv[0]) {
 		c->argv = (char **)c->o.argv;
 	} else if (c->o.workload) {
+		c->rtapp = workload_find_exec("rt-app");
+		if (!c->rtapp)
+			return trax_error_set(err, TRAX_E_WORKLOAD, "rt-app is not installed "
+					      "(not in PATH): -w %s needs it (Debian package "
+					      "rt-app)", c->o.workload);
 		ret = trax_workload_to_rtapp(c->o.workload, c->rtapp_logdir, c->rtapp_logbase,
 					     &json, err);
 		if (ret == -TRAX_E_UNSUPPORTED) {
@@ -521,11 +527,6 @@ static int prepare_workload(struct trax_capture *c, struct trax_error *err)
 			c->argv_rt[1] = xstrdup(c->rtapp_json);
 			c->st.rtapp_json = c->rtapp_json;
 		}
-		c->rtapp = workload_find_exec("rt-app");
-		if (!c->rtapp)
-			return trax_error_set(err, TRAX_E_WORKLOAD, "rt-app is not installed "
-					      "(not in PATH): -w %s needs it (Debian package "
-					      "rt-app)", c->o.workload);
 		c->argv_rt[0] = c->rtapp;
 		c->argv_rt[2] = NULL;
 		c->argv = c->argv_rt;
@@ -616,6 +617,7 @@ static int write_trace(struct trax_capture *c, const char *path, char **cpustats
 
 	if (!fds || !sizes)
 		abort();
+	in.label = c->out;
 	in.page_size = c->page_size;
 	in.ncpus = c->ncpus;
 	if (tracefs_read(c, "events/header_page", &in.header_page) ||
@@ -666,6 +668,7 @@ static int write_trace(struct trax_capture *c, const char *path, char **cpustats
 	in.cpu_fds = fds;
 	in.cpu_sizes = sizes;
 	in.splits = c->splits;
+	in.nsplits = c->nsplits;
 	ret = dat_write(path, &in, err);
 out:
 	free(in.header_page.data);
@@ -681,23 +684,81 @@ out:
 	return ret;
 }
 
+/*
+ * Give the CPU's lost-event marks that lack a count (a full page has no room for it) their
+ * count. Every overwritten event is counted once in the kernel's overrun and reported on the
+ * next page the reader gets; the reader's checkpoints bound each mark's share: a mark's count
+ * is the overrun the reader had seen just after moving its page, less the marks before it;
+ * the last mark takes what is left, so that the marks add up to the overrun. The count goes
+ * in the page's tail padding, or the page is written as two (dat_split_lost()).
+ */
+static void count_marks(struct trax_capture *c, int cpu, uint64_t overrun)
+{
+	int fd = drain_cpu_fd(c->drain, cpu), nm = 0, nck, last = -1;
+	uint64_t size = drain_cpu_bytes(c->drain, cpu), seen = 0, cum;
+	const struct drain_ckpt *ck;
+	struct dat_mark *m = NULL;
+	int64_t *want;
+
+	if (dat_list_marks(fd, size, c->page_size, c->long_size, &m, &nm) || !nm) {
+		free(m);
+		return;
+	}
+	nck = drain_cpu_checkpoints(c->drain, cpu, &ck);
+	want = calloc(nm, sizeof(*want));
+	if (!want)
+		abort();
+	for (int i = 0; i < nm; i++) {
+		if (m[i].count >= 0) {
+			seen += m[i].count;
+			continue;
+		}
+		cum = overrun;
+		for (int k = 0; k < nck; k++)
+			if (ck[k].bytes > m[i].off) {
+				cum = ck[k].overrun;
+				break;
+			}
+		want[i] = cum > seen ? (int64_t)(cum - seen) : 0;
+		seen += want[i];
+		last = i;
+	}
+	if (last >= 0 && overrun >= seen - want[last])
+		want[last] = overrun - (seen - want[last]);
+	for (int i = 0; i <= last; i++) {
+		struct dat_split *sp;
+
+		if (m[i].count >= 0 || want[i] <= 0)
+			continue;
+		if (!dat_store_lost(fd, m[i].off, c->page_size, c->long_size, want[i]))
+			continue;
+		c->splits = realloc(c->splits, (c->nsplits + 1) * sizeof(*c->splits));
+		if (!c->splits)
+			abort();
+		sp = &c->splits[c->nsplits];
+		sp->cpu = cpu;
+		sp->off = m[i].off;
+		sp->count = want[i];
+		sp->pages = malloc(2 * c->page_size);
+		if (!sp->pages)
+			abort();
+		if (dat_split_lost(fd, m[i].off, c->page_size, c->long_size, want[i], sp->pages))
+			free(sp->pages);	/* left without a count */
+		else
+			c->nsplits++;
+	}
+	free(want);
+	free(m);
+}
+
 /* Per-CPU statistics of the instance, into st and (text) cpustats; warns about losses. */
 static void collect_stats(struct trax_capture *c, char **cpustats)
 {
-	c->splits = calloc(c->ncpus, sizeof(*c->splits));
-	if (!c->splits)
-		abort();
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		c->splits[cpu].off = UINT64_MAX;
-		c->splits[cpu].pages = malloc(2 * c->page_size);
-		if (!c->splits[cpu].pages)
-			abort();
-	}
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		char rel[64];
 		char *s;
 		struct dat_page_scan scan;
-		uint64_t overrun, commit, dropped, lost, size;
+		uint64_t overrun, commit, dropped, lost, size, split_lost = 0;
 		int fd;
 
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
@@ -712,32 +773,21 @@ static void collect_stats(struct trax_capture *c, char **cpustats)
 		c->st.commit_overrun += commit;
 		c->st.dropped += dropped;
 		c->st.events += stat_value(s, "read events");
-		memset(&scan, 0, sizeof(scan));
 		fd = drain_cpu_fd(c->drain, cpu);
 		size = drain_cpu_bytes(c->drain, cpu);
+		count_marks(c, cpu, overrun);
 		dat_scan_pages(fd, size, c->page_size, c->long_size, &scan);
-		/*
-		 * Every event overwritten before it was read is counted once in the stats and
-		 * reported on the next page the reader gets. A full page has no room for the
-		 * count: when one page alone lacks it, it is the rest of the CPU's overrun.
-		 */
-		if (scan.unknown_lost == 1 && overrun > scan.marked_lost) {
-			uint64_t rest = overrun - scan.marked_lost;
-
-			if (!dat_store_lost(fd, scan.unknown_off, c->page_size, c->long_size,
-					    rest)) {
-				dat_scan_pages(fd, size, c->page_size, c->long_size, &scan);
-			} else if (!dat_split_lost(fd, scan.unknown_off, c->page_size,
-						   c->long_size, rest, c->splits[cpu].pages)) {
-				/* exactly full: the page is written as two (write_trace()) */
-				c->splits[cpu].off = scan.unknown_off;
-				scan.unknown_lost = 0;
-				scan.marked_lost += rest;
-			}
+		/* pages to be written as two hold their count in the first */
+		for (int i = 0; i < c->nsplits; i++) {
+			if (c->splits[i].cpu != cpu)
+				continue;
+			split_lost += c->splits[i].count;
+			scan.unknown_lost--;
 		}
+		scan.marked_lost += split_lost;
 		c->st.marked_lost += scan.marked_lost;
 		c->st.unknown_lost_pages += scan.unknown_lost;
-		c->st.bytes += drain_cpu_bytes(c->drain, cpu);
+		c->st.bytes += size;
 		lost = overrun + commit + dropped;
 		if (lost || scan.marked_lost || scan.unknown_lost)
 			warn(c, "CPU %d lost %llu events (overrun %llu, commit overrun %llu, "
@@ -819,7 +869,8 @@ int trax_capture_run(struct trax_capture *c, struct trax_error *err)
 			goto out;
 		c->st.workload_pid = c->wl.pid;
 	}
-	ret = drain_start(c->inst, c->ncpus, c->page_size, c->tmp_prefix, &c->drain, err);
+	ret = drain_start(c->inst, c->ncpus, c->page_size, c->tmp_prefix, c->out, &c->drain,
+			  err);
 	if (ret)
 		goto out;
 
@@ -973,7 +1024,7 @@ void trax_capture_free(struct trax_capture *c)
 	if (c->log_fd >= 0)
 		close(c->log_fd);
 	ev_list_release(&c->ev);
-	for (int i = 0; c->splits && i < c->ncpus; i++)
+	for (int i = 0; i < c->nsplits; i++)
 		free(c->splits[i].pages);
 	free(c->splits);
 	free(c->inst_dir);

@@ -42,6 +42,7 @@ struct dat_blob {
 };
 
 struct dat_info {
+	const char *label;		/* the name errors give (NULL: the path written) */
 	int page_size;			/* ring-buffer sub-buffer size (a page) */
 	int ncpus;
 	struct dat_blob header_page, header_event;
@@ -57,12 +58,15 @@ struct dat_info {
 	char **cpustats;		/* [ncpus] per_cpu/cpuN/stats content, or NULL entries */
 	const int *cpu_fds;		/* [ncpus] page data of each CPU, read from offset 0 */
 	const uint64_t *cpu_sizes;	/* [ncpus] bytes, multiples of page_size */
-	/* [ncpus] or NULL: a page of the CPU's data written as two (dat_split_lost()) */
+	/* pages of the CPU data written as two (dat_split_lost()), by CPU and offset */
+	int nsplits;
 	const struct dat_split *splits;
 };
 
 struct dat_split {
-	uint64_t off;			/* the page replaced; UINT64_MAX: none */
+	int cpu;
+	uint64_t off;			/* the page replaced */
+	uint64_t count;			/* the lost-event count written in the first */
 	unsigned char *pages;		/* 2 * page_size bytes written in its place */
 };
 
@@ -85,6 +89,16 @@ struct dat_page_scan {
 /* Scan size bytes of pages from fd (from offset 0). long_size: the kernel's (8 or 4). */
 int dat_scan_pages(int fd, uint64_t size, int page_size, int long_size,
 		   struct dat_page_scan *scan);
+
+/* A page marked with lost events. */
+struct dat_mark {
+	uint64_t off;
+	int64_t count;			/* the stored count, -1: none */
+};
+/* The marked pages of size bytes from fd, in file order: *marks is malloc'd (may be NULL
+ * with *n 0); returns 0 or a negative errno. */
+int dat_list_marks(int fd, uint64_t size, int page_size, int long_size, struct dat_mark **marks,
+		   int *n);
 /*
  * The kernel stores a page's lost-event count after its data only when the page has room,
  * and a full page has none: its tail is a padding event. Store count in the page at off
@@ -106,11 +120,11 @@ struct drain;
 
 /*
  * Open every CPU's trace_pipe_raw of the instance and start one thread that moves full pages
- * (splice, tracefs_cpu_write) into one temporary file per CPU, named tmp_prefix.cpuN.
- * Returns 0 or a negative error.
+ * (splice, tracefs_cpu_write) into one temporary file per CPU, named tmp_prefix.cpuN; label
+ * (the trace's name) starts write errors. Returns 0 or a negative error.
  */
 int drain_start(struct tracefs_instance *inst, int ncpus, int page_size, const char *tmp_prefix,
-		struct drain **out, struct trax_error *err);
+		const char *label, struct drain **out, struct trax_error *err);
 /* Nonzero once the thread met an error (err filled then, e.g. disk full). */
 int drain_failed(struct drain *d, struct trax_error *err);
 /* Stop: drain what is left (full pages, then the partial ones) and join the thread.
@@ -118,6 +132,15 @@ int drain_failed(struct drain *d, struct trax_error *err);
 int drain_stop(struct drain *d, struct trax_error *err);
 int drain_cpu_fd(const struct drain *d, int cpu);
 uint64_t drain_cpu_bytes(const struct drain *d, int cpu);
+/*
+ * The CPU's overrun (per_cpu/cpuN/stats) as the reader saw it change: after moving the pages
+ * up to `bytes` of its file, the kernel had overwritten `overrun` events in all. The count of
+ * a lost-event mark in those pages is at most that, less the marks before it.
+ */
+struct drain_ckpt {
+	uint64_t bytes, overrun;
+};
+int drain_cpu_checkpoints(const struct drain *d, int cpu, const struct drain_ckpt **ck);
 /* Close and unlink the temporary files; d may be NULL. */
 void drain_free(struct drain *d);
 

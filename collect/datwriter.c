@@ -93,12 +93,16 @@ static void put_string_option(struct out *o, uint16_t id, const char *s)
 	put_str0(o, s);
 }
 
-/* A CPU's bytes in the file: a split page adds one. */
+/* A CPU's bytes in the file: each split page adds one. */
 static uint64_t cpu_size(const struct dat_info *in, int cpu)
 {
-	int split = in->splits && in->splits[cpu].off != UINT64_MAX;
+	uint64_t size = in->cpu_sizes[cpu];
 
-	return in->cpu_sizes[cpu] + (split ? in->page_size : 0);
+	for (int i = 0; i < in->nsplits; i++)
+		if (in->splits[i].cpu == cpu &&
+		    in->splits[i].off + in->page_size <= in->cpu_sizes[cpu])
+			size += in->page_size;
+	return size;
 }
 
 /* The bytes of the header up to and including the flyrecord table and the trace clock. */
@@ -277,19 +281,22 @@ int dat_write(const char *path, const struct dat_info *in, struct trax_error *er
 	}
 	put_header(o, in, offsets);
 	for (int cpu = 0; cpu < in->ncpus && !o->err; cpu++) {
-		put_zeros(o, offsets[cpu] - o->off);
-		const struct dat_split *sp = in->splits ? &in->splits[cpu] : NULL;
-		uint64_t size = in->cpu_sizes[cpu];
+		uint64_t size = in->cpu_sizes[cpu], at = 0;
 
-		if (sp && sp->off != UINT64_MAX && sp->off + in->page_size <= size) {
-			copy_data(o, in->cpu_fds[cpu], 0, sp->off);
+		put_zeros(o, offsets[cpu] - o->off);
+		/* splits are in offset order within a CPU */
+		for (int i = 0; i < in->nsplits && !o->err; i++) {
+			const struct dat_split *sp = &in->splits[i];
+
+			if (sp->cpu != cpu || sp->off < at || sp->off + in->page_size > size)
+				continue;
+			copy_data(o, in->cpu_fds[cpu], at, sp->off - at);
 			out_put(o, sp->pages, 2 * in->page_size);
 			out_flush(o);
-			copy_data(o, in->cpu_fds[cpu], sp->off + in->page_size,
-				  size - sp->off - in->page_size);
-		} else if (size) {
-			copy_data(o, in->cpu_fds[cpu], 0, size);
+			at = sp->off + in->page_size;
 		}
+		if (size > at)
+			copy_data(o, in->cpu_fds[cpu], at, size - at);
 	}
 	out_flush(o);
 	if (!o->err && fsync(o->fd))
@@ -297,9 +304,12 @@ int dat_write(const char *path, const struct dat_info *in, struct trax_error *er
 	if (close(o->fd) && !o->err)
 		o->err = errno;
 	o->fd = -1;
-	if (o->err)
+	if (o->err && in->label)
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s%s (writing %s)", in->label,
+				     strerror(o->err), o->err == ENOSPC ? ", disk full" : "", path);
+	else if (o->err)
 		ret = trax_error_set(err, TRAX_E_IO, "%s: %s%s", path, strerror(o->err),
-				     o->err == ENOSPC ? " (disk full)" : "");
+				     o->err == ENOSPC ? ", disk full" : "");
 out:
 	if (o->fd >= 0)
 		close(o->fd);
@@ -472,4 +482,43 @@ int dat_split_lost(int fd, uint64_t off, int page_size, int long_size, uint64_t 
 out:
 	free(page);
 	return ret;
+}
+
+int dat_list_marks(int fd, uint64_t size, int page_size, int long_size, struct dat_mark **marks,
+		   int *n)
+{
+	unsigned char *page = malloc(page_size);
+	int hdr = 8 + long_size, cap = 0;
+
+	*marks = NULL;
+	*n = 0;
+	if (!page)
+		return -ENOMEM;
+	for (uint64_t off = 0; off + page_size <= size; off += page_size) {
+		uint64_t commit = 0, len, missed = 0;
+		ssize_t r = pread(fd, page, hdr, off);
+
+		if (r != hdr) {
+			free(page);
+			return r < 0 ? -errno : -EIO;
+		}
+		memcpy(&commit, page + 8, long_size);
+		if (!(commit & RB_MISSED_EVENTS))
+			continue;
+		len = commit & RB_COMMIT_MASK;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*marks = realloc(*marks, cap * sizeof(**marks));
+			if (!*marks)
+				abort();
+		}
+		(*marks)[*n].off = off;
+		(*marks)[*n].count = -1;
+		if ((commit & RB_MISSED_STORED) && hdr + len + long_size <= (uint64_t)page_size &&
+		    pread(fd, &missed, long_size, off + hdr + len) == long_size)
+			(*marks)[*n].count = (int64_t)missed;
+		(*n)++;
+	}
+	free(page);
+	return 0;
 }

@@ -25,6 +25,10 @@
 
 struct drain_cpu {
 	int raw_fd;			/* trace_pipe_raw, O_NONBLOCK */
+	int stats_fd;			/* per_cpu/cpuN/stats */
+	uint64_t overrun;		/* as last read */
+	struct drain_ckpt *ck;
+	int nck, cck;
 	struct tracefs_cpu *tcpu;
 	int out_fd;
 	char *path;
@@ -33,6 +37,7 @@ struct drain_cpu {
 
 struct drain {
 	int ncpus, page_size;
+	const char *label;		/* the trace's name, for messages */
 	struct drain_cpu *cpu;
 	pthread_t thread;
 	int started;
@@ -42,6 +47,48 @@ struct drain {
 	struct trax_error err;
 };
 
+/* Read the CPU's overrun; a change since the last read makes a checkpoint at the bytes moved. */
+static void checkpoint(struct drain_cpu *c)
+{
+	char buf[512], *p;
+	ssize_t n;
+	uint64_t v;
+
+	if (c->stats_fd < 0)
+		return;
+	n = pread(c->stats_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	p = strstr(buf, "\noverrun:");
+	if (!p && !strncmp(buf, "overrun:", 8))
+		p = buf - 1;
+	if (!p)
+		return;
+	v = strtoull(p + 9, NULL, 10);
+	if (v == c->overrun)
+		return;
+	c->overrun = v;
+	if (c->nck == c->cck) {
+		c->cck = c->cck ? 2 * c->cck : 16;
+		c->ck = realloc(c->ck, c->cck * sizeof(*c->ck));
+		if (!c->ck)
+			abort();
+	}
+	c->ck[c->nck].bytes = c->bytes;
+	c->ck[c->nck].overrun = v;
+	c->nck++;
+}
+
+/* A failed write: named after the trace (the temporary file is an implementation detail). */
+static void write_error(struct drain *d, struct drain_cpu *c, int cpu)
+{
+	int e = errno;
+
+	trax_error_set(&d->err, TRAX_E_IO, "%s: %s%s (writing CPU %d's data to %s)", d->label,
+		       strerror(e), e == ENOSPC ? ", disk full" : "", cpu, c->path);
+}
+
 static int move_pages(struct drain *d, struct drain_cpu *c, int cpu)
 {
 	for (int rounds = 0; rounds < 1024; rounds++) {
@@ -49,19 +96,18 @@ static int move_pages(struct drain *d, struct drain_cpu *c, int cpu)
 
 		if (n > 0) {
 			c->bytes += n;
+			checkpoint(c);
 			continue;
 		}
 		if (n == 0 || errno == EAGAIN || errno == EINTR)
 			return 0;
-		trax_error_set(&d->err, TRAX_E_IO, "%s: %s%s", c->path, strerror(errno),
-			       errno == ENOSPC ? " (disk full)" : "");
+		write_error(d, c, cpu);
 		return -1;
 	}
-	(void)cpu;
 	return 0;
 }
 
-static int flush_partial(struct drain *d, struct drain_cpu *c)
+static int flush_partial(struct drain *d, struct drain_cpu *c, int cpu)
 {
 	/* each call reads one page: the rest of the ring buffer, full or partial */
 	for (;;) {
@@ -69,14 +115,14 @@ static int flush_partial(struct drain *d, struct drain_cpu *c)
 
 		if (n > 0) {
 			c->bytes += n;
+			checkpoint(c);
 			continue;
 		}
 		if (n == 0 || errno == EAGAIN)
 			return 0;
 		if (errno == EINTR)
 			continue;
-		trax_error_set(&d->err, TRAX_E_IO, "%s: %s%s", c->path, strerror(errno),
-			       errno == ENOSPC ? " (disk full)" : "");
+		write_error(d, c, cpu);
 		return -1;
 	}
 }
@@ -118,14 +164,14 @@ static void *drain_thread(void *arg)
 	}
 	/* tracing is off: the full pages, then the partial ones */
 	for (int i = 0; i < d->ncpus && !d->failed; i++)
-		if (move_pages(d, &d->cpu[i], i) || flush_partial(d, &d->cpu[i]))
+		if (move_pages(d, &d->cpu[i], i) || flush_partial(d, &d->cpu[i], i))
 			d->failed = 1;
 	free(pfd);
 	return NULL;
 }
 
 int drain_start(struct tracefs_instance *inst, int ncpus, int page_size, const char *tmp_prefix,
-		struct drain **out, struct trax_error *err)
+		const char *label, struct drain **out, struct trax_error *err)
 {
 	struct drain *d = calloc(1, sizeof(*d));
 	sigset_t all, old;
@@ -136,13 +182,13 @@ int drain_start(struct tracefs_instance *inst, int ncpus, int page_size, const c
 	*out = d;
 	d->ncpus = ncpus;
 	d->page_size = page_size;
+	d->label = label;
 	d->wake[0] = d->wake[1] = -1;
 	d->cpu = calloc(ncpus, sizeof(*d->cpu));
 	if (!d->cpu)
 		abort();
-	for (int i = 0; i < ncpus; i++) {
-		d->cpu[i].raw_fd = d->cpu[i].out_fd = -1;
-	}
+	for (int i = 0; i < ncpus; i++)
+		d->cpu[i].raw_fd = d->cpu[i].out_fd = d->cpu[i].stats_fd = -1;
 	for (int i = 0; i < ncpus; i++) {
 		struct drain_cpu *c = &d->cpu[i];
 		char rel[64];
@@ -158,6 +204,8 @@ int drain_start(struct tracefs_instance *inst, int ncpus, int page_size, const c
 		if (!c->tcpu)
 			return trax_error_set(err, TRAX_E_TRACEFS, "instance %s: cannot read %s",
 					      tracefs_instance_get_name(inst), rel);
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", i);
+		c->stats_fd = tracefs_instance_file_open(inst, rel, O_RDONLY);
 		strbuf_addf(&sb, "%s.cpu%d", tmp_prefix, i);
 		c->path = strbuf_detach(&sb);
 		c->out_fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -217,6 +265,12 @@ uint64_t drain_cpu_bytes(const struct drain *d, int cpu)
 	return d->cpu[cpu].bytes;
 }
 
+int drain_cpu_checkpoints(const struct drain *d, int cpu, const struct drain_ckpt **ck)
+{
+	*ck = d->cpu[cpu].ck;
+	return d->cpu[cpu].nck;
+}
+
 void drain_free(struct drain *d)
 {
 	if (!d)
@@ -232,6 +286,9 @@ void drain_free(struct drain *d)
 			tracefs_cpu_free_fd(c->tcpu);
 		if (c->raw_fd >= 0)
 			close(c->raw_fd);
+		if (c->stats_fd >= 0)
+			close(c->stats_fd);
+		free(c->ck);
 		if (c->out_fd >= 0)
 			close(c->out_fd);
 		if (c->path)

@@ -175,7 +175,7 @@ static void add_page(struct fx *f, int cpu, const struct page *p)
 }
 
 static int write_dat(struct fx *f, const char *path, const struct dat_split *splits,
-		     struct trax_error *err)
+		     int nsplits, struct trax_error *err)
 {
 	static struct ev_name names[] = { { "sched", "sched_switch" } };
 	struct dat_blob ftrace[] = { { (char *)fmt_print, sizeof(fmt_print) - 1 } };
@@ -191,6 +191,7 @@ static int write_dat(struct fx *f, const char *path, const struct dat_split *spl
 		.trace_clock = { "[local] global counter\n", 23 },
 		.uname = "Linux test 6.18.0 #1 SMP x86_64", .version = "trax test",
 		.cpustats = stats, .cpu_fds = f->fds, .cpu_sizes = f->sizes, .splits = splits,
+		.nsplits = nsplits,
 	};
 
 	return dat_write(path, &in, err);
@@ -237,7 +238,7 @@ static void test_write_and_read(void **state)
 	page_commit(&p, 0);
 	add_page(f, 1, &p);
 
-	assert_int_equal(write_dat(f, f->path, NULL, &err), 0);
+	assert_int_equal(write_dat(f, f->path, NULL, 0, &err), 0);
 	h = tracecmd_open(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	assert_non_null(h);
 	tep = tracecmd_get_tep(h);
@@ -344,7 +345,7 @@ static void test_store_in_padding(void **state)
 	/* a second time: the page has its count, nothing to do */
 	assert_int_equal(dat_store_lost(f->fds[0], PAGE, PAGE, 8, 1), -1);
 
-	assert_int_equal(write_dat(f, f->path, NULL, &err), 0);
+	assert_int_equal(write_dat(f, f->path, NULL, 0, &err), 0);
 	h = tracecmd_open(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	assert_non_null(h);
 	while ((r = tracecmd_read_data(h, 0))) {
@@ -373,7 +374,7 @@ static void test_split_full_page(void **state)
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
 	struct tep_record *r;
-	struct dat_split splits[2] = { { UINT64_MAX, NULL }, { UINT64_MAX, NULL } };
+	struct dat_split split = { 0, 0, 99, NULL };
 	unsigned char rec[64], two[2 * PAGE];
 	struct page p;
 	int n = 0;
@@ -388,9 +389,8 @@ static void test_split_full_page(void **state)
 	add_page(f, 0, &p);
 	assert_int_equal(dat_store_lost(f->fds[0], 0, PAGE, 8, 99), -1);
 	assert_int_equal(dat_split_lost(f->fds[0], 0, PAGE, 8, 99, two), 0);
-	splits[0].off = 0;
-	splits[0].pages = two;
-	assert_int_equal(write_dat(f, f->path, splits, &err), 0);
+	split.pages = two;
+	assert_int_equal(write_dat(f, f->path, &split, 1, &err), 0);
 
 	h = tracecmd_open(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	assert_non_null(h);
@@ -423,8 +423,8 @@ static void test_disk_full(void **state)
 	page_event(&p, 0, rec, 64);
 	page_commit(&p, 0);
 	add_page(f, 0, &p);
-	assert_int_equal(write_dat(f, "/dev/full", NULL, &err), -TRAX_E_IO);
-	assert_string_equal(err.msg, "/dev/full: No space left on device (disk full)");
+	assert_int_equal(write_dat(f, "/dev/full", NULL, 0, &err), -TRAX_E_IO);
+	assert_string_equal(err.msg, "/dev/full: No space left on device, disk full");
 }
 
 int main(void)
