@@ -1,4 +1,5 @@
 /* parse/dat.c: reading trace.dat (v6, v7, zstd, instance buffers) with libtracecmd. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "parse/datlayout.h"
 #include "parse/loader.h"
 #include "parse/tracecmd-local.h"
 #include "util/strbuf.h"
@@ -72,14 +74,23 @@ static int read_header(const char *path, struct dat_header *h, struct trax_error
 		return trax_error_set(err, TRAX_E_FORMAT, "%s: not a trace.dat file", path);
 	buf[n] = 0;
 	h->version = atoi((char *)buf + 10);
-	if (h->version != 6 && h->version != 7)
+	if (h->version != 6 && h->version != 7) {
+		char v[9];	/* printable, so that the message stays one line */
+		size_t i;
+
+		for (i = 0; i < 8 && buf[10 + i]; i++)
+			v[i] = isprint(buf[10 + i]) ? buf[10 + i] : '?';
+		v[i] = '\0';
 		return trax_error_set(err, TRAX_E_UNSUPPORTED,
-				      "%s: unsupported trace.dat version '%.8s'", path,
-				      (char *)buf + 10);
+				      "%s: unsupported trace.dat version '%s'", path, v);
+	}
 	/* magic(10) "7\0" endian(1) long size(1) page size(4), then compression "name\0ver\0" */
 	off = 10 + strlen((char *)buf + 10) + 1 + 1 + 1 + 4;
 	if (h->version >= 7 && off < (size_t)n)
 		snprintf(h->compression, sizeof(h->compression), "%s", (char *)buf + off);
+	for (char *c = h->compression; *c; c++)
+		if (!isprint((unsigned char)*c))
+			*c = '?';
 	return 0;
 }
 
@@ -277,7 +288,8 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 			if (off + len > size)
 				continue;
 		} else if (len == 0 && (f->is_string || f->is_array)) {
-			len = size - off;	/* a flexible array (print's `char buf[]`): the rest */
+			/* a flexible array (print's `char buf[]`): the rest of the record */
+			len = size - off;
 		}
 		if (f->is_string) {
 			v->kind = LD_STR;
@@ -482,6 +494,10 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 		return trax_error_set(err, TRAX_E_UNSUPPORTED,
 				      "%s: unsupported compression '%s' (this libtracecmd reads "
 				      "zstd only)", path, hdr.compression);
+	/* libtracecmd maps CPU data without checking it against the file's size */
+	ret = dat_check_layout(path, err);
+	if (ret)
+		return ret;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	D.top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!D.top)

@@ -827,7 +827,8 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 	if (ret)
 		return ret;
 	if (fmt == TRAX_FMT_DB)
-		return trax_error_set(err, TRAX_E_USAGE, "%s: already a trax database", trace);
+		return trax_error_set(err, TRAX_E_USAGE, "%s: an SQLite database, not a trace",
+				      trace);
 
 	/* Build beside the destination, then rename: a db that exists is a complete db. */
 	{
