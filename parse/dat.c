@@ -128,6 +128,10 @@ static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_ty
 		if ((fl & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char") &&
 		    f->elementsize == 1)
 			df->is_string = 1, df->is_array = 0;
+		/* old kernels declare print's message as `char buf; size:0`: also the rest */
+		if (!(fl & TEP_FIELD_IS_ARRAY) && f->size == 0 && f->type &&
+		    strstr(f->type, "char"))
+			df->is_string = 1, df->is_array = 0;
 		defs[i].name = f->name;
 		defs[i].sql = (df->is_string || df->is_array) ? LD_TEXT : LD_INT;
 		defs[i].is_array = df->is_array;

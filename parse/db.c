@@ -116,6 +116,14 @@ int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax
 		    (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino,
 		    (long long)sb.st_size, (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec,
 		    events ? events : "*all*", TRAX_VERSION);
+	{
+		/* and the loader itself: a rebuilt trax may load differently */
+		struct stat self;
+
+		if (stat("/proc/self/exe", &self) == 0)
+			strbuf_addf(&key, "|%lld|%lld.%09ld", (long long)self.st_size,
+				    (long long)self.st_mtim.tv_sec, self.st_mtim.tv_nsec);
+	}
 	sha256_hex(key.buf, key.len, hex);
 	cache_dir(&dir);
 	if (mkdir_p(dir.buf) < 0) {

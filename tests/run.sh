@@ -16,8 +16,9 @@ pass=0 fail=0 skip=0
 failed_list=()
 log_dir=$(mktemp -d /tmp/trax-tests.XXXXXX)
 export TRAX_CACHE_DIR="$log_dir/cache"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/lsan.supp:print_suppressions=0}
 
 run_one() { # label, command...
 	local label=$1; shift
