@@ -52,4 +52,7 @@ int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		       const int *utids, int n, const struct trax_span *span,
 		       const struct trax_trace_info *ti, int track_id, struct trax_value *val,
 		       struct trax_error *err);
+
+/* The base unit of a dimension as written in JSON outputs ("ns", "%", ...). */
+const char *assert_dim_unit(enum trax_dim d);
 #endif

@@ -77,6 +77,12 @@ enum trax_verdict { TRAX_PASS, TRAX_FAIL, TRAX_SKIP, TRAX_ERROR, TRAX_XFAIL, TRA
 /* The text of a verdict ("pass", "fail", ...). Must not be freed. */
 const char *trax_verdict_name(enum trax_verdict v);
 
+/* A result compared with a baseline run (trax check --baseline; assert/gate.h). */
+enum trax_cmp { TRAX_CMP_NONE,		/* not compared */
+		TRAX_CMP_SAME, TRAX_CMP_REGRESSED, TRAX_CMP_IMPROVED,
+		TRAX_CMP_NEW,		/* no baseline entry for it */
+		TRAX_CMP_NA };		/* skipped or in error on either side: not comparable */
+
 struct trax_result {
 	const struct trax_rule *rule;
 	char *name;		/* rule id, or "id[comm:pid]" per task, "id[track]" per track */
@@ -91,6 +97,12 @@ struct trax_result {
 	struct trax_span span;
 	int64_t trace_start;	/* for times relative to the trace start */
 	char *reason;		/* why not pass (or NULL) */
+	/* set by trax_baseline_compare() */
+	enum trax_cmp cmp;
+	enum trax_verdict base_verdict;
+	int base_has_value;
+	double base_value;
+	char *cmp_note;		/* how the comparison was decided, or NULL */
 };
 
 struct trax_verdicts {
@@ -98,6 +110,12 @@ struct trax_verdicts {
 	int n, cap;
 	char *rules_path, *rules_sha256;
 	int pass, fail, skip, error, xfail, xpass, warn;
+	/* set by trax_baseline_compare() */
+	int compared;
+	int regressed, regressed_warn, improved, same, added, not_comparable;
+	char **missing;		/* baseline results absent from this run ("key" or "trace#N key") */
+	int nmissing;
+	char *baseline_path, *baseline_note;
 };
 
 /*
@@ -120,8 +138,8 @@ enum trax_out_format { TRAX_OUT_TAP, TRAX_OUT_JUNIT, TRAX_OUT_JSON, TRAX_OUT_TEX
 /* Write the verdicts; 0 or -1 on write errors. */
 int trax_verdicts_write(const struct trax_verdicts *v, enum trax_out_format fmt, FILE *out);
 
-/* Exit status for `trax check`: 0 all pass, 1 a rule failed, 2 an evaluation error, 4 all
- * skipped. */
+/* Exit status for `trax check`: 0 all pass, 1 a rule failed (or, compared with a baseline,
+ * regressed), 2 an evaluation error, 4 all skipped. */
 int trax_verdicts_exit_status(const struct trax_verdicts *v);
 
 #endif

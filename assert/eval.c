@@ -652,10 +652,16 @@ void trax_verdicts_release(struct trax_verdicts *v)
 		free(v->res[i].task);
 		free(v->res[i].trace);
 		free(v->res[i].reason);
+		free(v->res[i].cmp_note);
 	}
 	free(v->res);
 	free(v->rules_path);
 	free(v->rules_sha256);
+	for (int i = 0; i < v->nmissing; i++)
+		free(v->missing[i]);
+	free(v->missing);
+	free(v->baseline_path);
+	free(v->baseline_note);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -663,7 +669,7 @@ int trax_verdicts_exit_status(const struct trax_verdicts *v)
 {
 	if (v->error)
 		return 2;
-	if (v->fail)
+	if (v->fail || v->regressed)
 		return 1;
 	if (v->n && v->skip == v->n)
 		return 4;

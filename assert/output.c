@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "assert/assert.h"
+#include "assert/assert-local.h"
+#include "assert/gate.h"
 #include "util/strbuf.h"
 
 static const char *value_text(const struct trax_result *r, char *buf, size_t len)
@@ -26,9 +28,17 @@ static const char *window_text(const struct trax_result *r, char *buf, size_t le
 	return buf;
 }
 
+/* A result that passes its rule but regressed from the baseline: reported as a failure. */
+static int regressed_pass(const struct trax_result *r)
+{
+	return r->cmp == TRAX_CMP_REGRESSED && !r->rule->warn && r->verdict != TRAX_FAIL &&
+	       r->verdict != TRAX_ERROR;
+}
+
 static int write_tap(const struct trax_verdicts *v, FILE *f)
 {
 	const char *trace = NULL;
+	int rpass = 0;
 
 	fprintf(f, "TAP version 13\n1..%d\n", v->n);
 	fprintf(f, "# trax check: rules %s (sha256 %.16s)\n", v->rules_path ? v->rules_path : "?",
@@ -41,7 +51,10 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 			trace = r->trace;
 			fprintf(f, "# trace: %s\n", trace);
 		}
-		switch (r->verdict) {
+		if (regressed_pass(r)) {
+			fprintf(f, "not ok %d %s\n", i + 1, r->name);
+			rpass++;
+		} else switch (r->verdict) {
 		case TRAX_PASS:
 			fprintf(f, "ok %d %s\n", i + 1, r->name);
 			break;
@@ -64,6 +77,10 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 			fprintf(f, "ok %d %s # XPASS expected to fail, passed\n", i + 1, r->name);
 			break;
 		}
+		if (r->cmp != TRAX_CMP_NONE)
+			fprintf(f, "# %s: baseline: %s%s%s%s\n", r->name, trax_cmp_name(r->cmp),
+				r->rule->warn && r->cmp == TRAX_CMP_REGRESSED ? " (warn)" : "",
+				r->cmp_note ? ": " : "", r->cmp_note ? r->cmp_note : "");
 		if (r->verdict == TRAX_SKIP)
 			continue;
 		fprintf(f, "# %s: %s %s (expect %s) in %s\n", r->name,
@@ -72,8 +89,19 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 		if (r->verdict == TRAX_FAIL && !r->warn)
 			fprintf(f, "# %s: %s\n", r->name, r->reason);
 	}
+	if (v->compared) {
+		for (int i = 0; i < v->nmissing; i++)
+			fprintf(f, "# baseline: %s: in the baseline, absent from this run\n",
+				v->missing[i]);
+		if (v->baseline_note)
+			fprintf(f, "# baseline: %s\n", v->baseline_note);
+		fprintf(f, "# Baseline %s: regressed:%d improved:%d same:%d new:%d missing:%d "
+			"not-comparable:%d warn-regressed:%d\n", v->baseline_path, v->regressed,
+			v->improved, v->same, v->added, v->nmissing, v->not_comparable,
+			v->regressed_warn);
+	}
 	fprintf(f, "# Totals: pass:%d fail:%d xfail:%d xpass:%d skip:%d error:%d\n",
-		v->pass, v->fail + v->warn, v->xfail, v->xpass, v->skip, v->error);
+		v->pass - rpass, v->fail + v->warn + rpass, v->xfail, v->xpass, v->skip, v->error);
 	return 0;
 }
 
@@ -99,15 +127,22 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 {
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
 	xml_attr(f, "name", "trax check");
-	fprintf(f, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", v->n, v->fail,
-		v->error, v->skip);
+	{
+		int rp = 0;
+
+		for (int i = 0; i < v->n; i++)
+			rp += regressed_pass(&v->res[i]);
+		fprintf(f, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", v->n,
+			v->fail + rp, v->error, v->skip);
+	}
 	for (int i = 0; i < v->n;) {
 		const char *trace = v->res[i].trace;
 		int j, n = 0, fails = 0, errors = 0, skips = 0;
 
 		for (j = i; j < v->n && !strcmp(v->res[j].trace, trace); j++) {
 			n++;
-			fails += v->res[j].verdict == TRAX_FAIL && !v->res[j].warn;
+			fails += (v->res[j].verdict == TRAX_FAIL && !v->res[j].warn) ||
+				 regressed_pass(&v->res[j]);
 			errors += v->res[j].verdict == TRAX_ERROR;
 			skips += v->res[j].verdict == TRAX_SKIP;
 		}
@@ -132,7 +167,18 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 			strbuf_addf(&out, "%s %s (expect %s) in %s", trax_metric_name(r->rule->metric),
 				    value_text(r, val, sizeof(val)), r->rule->expect.text,
 				    window_text(r, win, sizeof(win)));
-			if (r->verdict == TRAX_FAIL && !r->warn) {
+			if (r->cmp != TRAX_CMP_NONE)
+				strbuf_addf(&out, "; baseline: %s%s%s", trax_cmp_name(r->cmp),
+					    r->cmp_note ? ": " : "",
+					    r->cmp_note ? r->cmp_note : "");
+			if (regressed_pass(r)) {
+				fprintf(f, "      <failure");
+				xml_attr(f, "message", r->cmp_note);
+				xml_attr(f, "type", "regression");
+				fprintf(f, ">");
+				xml_text(f, out.buf);
+				fprintf(f, "</failure>\n");
+			} else if (r->verdict == TRAX_FAIL && !r->warn) {
 				fprintf(f, "      <failure");
 				xml_attr(f, "message", r->reason);
 				xml_attr(f, "type", "fail");
@@ -184,7 +230,7 @@ static void json_num(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.17g", v);
 }
 
-static const char *dim_unit(enum trax_dim d)
+const char *assert_dim_unit(enum trax_dim d)
 {
 	switch (d) {
 	case TRAX_DIM_TIME: return "ns";
@@ -230,7 +276,7 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 		else
 			strbuf_adds(&sb, "null");
 		strbuf_adds(&sb, ", \"unit\": ");
-		json_str(&sb, dim_unit(r->dim));
+		json_str(&sb, assert_dim_unit(r->dim));
 		strbuf_adds(&sb, ", \"display\": ");
 		json_str(&sb, r->has_value ? value_text(r, val, sizeof(val)) : NULL);
 		strbuf_adds(&sb, ", \"expect\": ");
@@ -255,9 +301,45 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 		}
 		strbuf_adds(&sb, ", \"reason\": ");
 		json_str(&sb, r->reason);
+		if (r->cmp != TRAX_CMP_NONE) {
+			strbuf_adds(&sb, ", \"baseline\": {\"comparison\": ");
+			json_str(&sb, trax_cmp_name(r->cmp));
+			strbuf_adds(&sb, ", \"verdict\": ");
+			json_str(&sb, r->cmp == TRAX_CMP_NEW ? NULL :
+				 trax_verdict_name(r->base_verdict));
+			strbuf_adds(&sb, ", \"value\": ");
+			if (r->cmp != TRAX_CMP_NEW && r->base_has_value)
+				json_num(&sb, r->base_value);
+			else
+				strbuf_adds(&sb, "null");
+			strbuf_adds(&sb, ", \"delta\": ");
+			if (r->cmp != TRAX_CMP_NEW && r->base_has_value && r->has_value)
+				json_num(&sb, r->value - r->base_value);
+			else
+				strbuf_adds(&sb, "null");
+			strbuf_adds(&sb, ", \"note\": ");
+			json_str(&sb, r->cmp_note);
+			strbuf_adds(&sb, "}");
+		}
 		strbuf_adds(&sb, "}");
 	}
-	strbuf_addf(&sb, "\n  ],\n  \"totals\": {\"pass\": %d, \"fail\": %d, \"warn\": %d, "
+	strbuf_adds(&sb, "\n  ],");
+	if (v->compared) {
+		strbuf_adds(&sb, "\n  \"baseline\": {\"path\": ");
+		json_str(&sb, v->baseline_path);
+		strbuf_addf(&sb, ", \"regressed\": %d, \"regressed_warn\": %d, \"improved\": %d, "
+			    "\"same\": %d, \"new\": %d, \"not_comparable\": %d, \"missing\": [",
+			    v->regressed, v->regressed_warn, v->improved, v->same, v->added,
+			    v->not_comparable);
+		for (int i = 0; i < v->nmissing; i++) {
+			strbuf_adds(&sb, i ? ", " : "");
+			json_str(&sb, v->missing[i]);
+		}
+		strbuf_adds(&sb, "], \"note\": ");
+		json_str(&sb, v->baseline_note);
+		strbuf_adds(&sb, "},");
+	}
+	strbuf_addf(&sb, "\n  \"totals\": {\"pass\": %d, \"fail\": %d, \"warn\": %d, "
 		    "\"xfail\": %d, \"xpass\": %d, \"skip\": %d, \"error\": %d},\n"
 		    "  \"exit_status\": %d\n}\n", v->pass, v->fail, v->warn, v->xfail, v->xpass,
 		    v->skip, v->error, trax_verdicts_exit_status(v));
@@ -298,7 +380,23 @@ static int write_text(const struct trax_verdicts *v, FILE *f)
 			value_text(r, val, sizeof(val)), we, r->rule->expect.text);
 		if (r->reason && r->verdict != TRAX_PASS)
 			fprintf(f, "  %s", r->reason);
+		if (r->cmp != TRAX_CMP_NONE)
+			fprintf(f, "  [%s%s%s]", trax_cmp_name(r->cmp), r->cmp_note ? ": " : "",
+				r->cmp_note ? r->cmp_note : "");
 		fprintf(f, "\n");
+	}
+	if (v->compared) {
+		fprintf(f, "\nbaseline %s: %d regressed, %d improved, %d same, %d new, %d missing, "
+			"%d not comparable", v->baseline_path, v->regressed + v->regressed_warn,
+			v->improved, v->same, v->added, v->nmissing, v->not_comparable);
+		if (v->regressed_warn)
+			fprintf(f, " (%d of the regressions are warnings)", v->regressed_warn);
+		fprintf(f, "\n");
+		for (int i = 0; i < v->nmissing; i++)
+			fprintf(f, "  missing: %s (in the baseline, absent from this run)\n",
+				v->missing[i]);
+		if (v->baseline_note)
+			fprintf(f, "  note: %s\n", v->baseline_note);
 	}
 	fprintf(f, "\n%d passed, %d failed, %d warned, %d skipped, %d errors, %d xfail, %d xpass\n",
 		v->pass, v->fail, v->warn, v->skip, v->error, v->xfail, v->xpass);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "assert/assert.h"
+#include "assert/gate.h"
 #include "cmd/cmd.h"
 #include "parse/parse.h"
 #include "rules/rules.h"
@@ -14,24 +15,33 @@
 
 const char cmd_check_usage[] =
 	"usage: trax check RULES.json TRACE|DB... [--format tap|junit|json|text] [-o FILE]\n"
+	"                  [--baseline FILE] [--save-baseline FILE]\n"
 	"\n"
 	"Evaluate every rule of RULES.json on every trace or database (doc/rules.md describes\n"
 	"the rule language). A trace is loaded on the fly with only the events its rules need.\n"
 	"\n"
-	"  -f, --format FMT   tap (TAP 13, kselftest dialect; the default when stdout is not a\n"
-	"                     terminal), junit (JUnit XML), json (every value), text (aligned;\n"
-	"                     the default on a terminal)\n"
-	"  -o, --output FILE  write there instead of stdout (replaced only when complete)\n"
-	"  -h, --help         this help\n"
+	"  -f, --format FMT      tap (TAP 13, kselftest dialect; the default when stdout is not\n"
+	"                        a terminal), junit (JUnit XML), json (every value), text\n"
+	"                        (aligned; the default on a terminal)\n"
+	"  -o, --output FILE     write there instead of stdout (replaced only when complete)\n"
+	"  -b, --baseline FILE   compare every result with the run stored in FILE (by rule id\n"
+	"                        and task comm): regressed, improved or same, by the rules'\n"
+	"                        \"regression\" bounds (doc/gate.md); a regression fails\n"
+	"  -s, --save-baseline FILE  store every value of this run in FILE (JSON, with the\n"
+	"                        traces' sha256 and the rules' sha256) for later --baseline\n"
+	"  -h, --help            this help\n"
 	"\n"
-	"Exit status: 0 every rule passed (warnings and expected failures allowed), 1 a rule\n"
-	"failed, 2 usage, input or evaluation error, 4 every rule was skipped.\n";
+	"Exit status: 0 every rule passed (warnings and expected failures allowed) and nothing\n"
+	"regressed, 1 a rule failed or a result regressed from the baseline, 2 usage, input or\n"
+	"evaluation error, 4 every rule was skipped.\n";
 
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "save-baseline", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -39,15 +49,17 @@ int cmd_check(int argc, char **argv)
 	struct trax_error err = { 0 };
 	struct trax_rules *rs = NULL;
 	enum trax_out_format fmt = isatty(1) ? TRAX_OUT_TEXT : TRAX_OUT_TAP;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *base_path = NULL, *save_path = NULL;
+	struct trax_baseline *base = NULL;
+	struct trax_trace_id *ids = NULL;
 	char *events = NULL, *tmp = NULL;
 	FILE *out = stdout;
-	int c, ret = EXIT_INPUT;
+	int c, ret = EXIT_INPUT, nids = 0;
 
 	if (cmd_wants_help(argc, argv, cmd_check_usage))
 		return EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:b:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "tap"))
@@ -62,6 +74,8 @@ int cmd_check(int argc, char **argv)
 				return cmd_usage_error("check", "unknown format '%s'", optarg);
 			break;
 		case 'o': outpath = optarg; break;
+		case 'b': base_path = optarg; break;
+		case 's': save_path = optarg; break;
 		default:
 			return cmd_usage_error("check", "unknown option");
 		}
@@ -70,20 +84,41 @@ int cmd_check(int argc, char **argv)
 		return cmd_usage_error("check", "expects RULES.json and at least one TRACE or DB");
 	if (trax_rules_load(argv[optind], &rs, &err))
 		return cmd_fail("check", &err);
+	if (base_path && trax_baseline_load(base_path, &base, &err)) {
+		cmd_fail("check", &err);
+		goto out;
+	}
 	events = trax_rules_events(rs);
+	ids = calloc(argc - optind, sizeof(*ids));
+	if (!ids)
+		abort();
 	for (int i = optind + 1; i < argc; i++) {
+		struct trax_trace_id *id = &ids[nids];
 		sqlite3 *db = NULL;
+		int first = v.n;
 
 		if (trax_db_open(argv[i], events, &db, &err)) {
 			cmd_fail("check", &err);
 			goto out;
 		}
-		if (trax_check_db(rs, db, argv[i], &v, &err)) {
+		if (trax_check_db(rs, db, argv[i], &v, &err) ||
+		    trax_trace_id_read(db, argv[i], id, &err)) {
 			sqlite3_close(db);
 			cmd_fail("check", &err);
 			goto out;
 		}
+		nids++;
+		id->first = first;
+		id->n = v.n - first;
 		sqlite3_close(db);
+	}
+	if (base && trax_baseline_compare(base, rs, ids, nids, &v, &err)) {
+		cmd_fail("check", &err);
+		goto out;
+	}
+	if (save_path && trax_baseline_save(save_path, &v, ids, nids, &err)) {
+		cmd_fail("check", &err);
+		goto out;
 	}
 	if (outpath) {
 		struct strbuf sb = STRBUF_INIT;
@@ -122,6 +157,10 @@ out:
 		free(tmp);
 	}
 	free(events);
+	for (int i = 0; i < nids; i++)
+		trax_trace_id_release(&ids[i]);
+	free(ids);
+	trax_baseline_free(base);
 	trax_verdicts_release(&v);
 	trax_rules_free(rs);
 	return ret;

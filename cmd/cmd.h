@@ -29,6 +29,7 @@ DECLARE_CMD(load);
 DECLARE_CMD(info);
 DECLARE_CMD(query);
 DECLARE_CMD(check);
+DECLARE_CMD(gate);
 DECLARE_CMD(plot);
 DECLARE_CMD(report);
 DECLARE_CMD(collect);

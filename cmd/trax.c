@@ -10,6 +10,7 @@ const struct trax_cmd trax_cmds[] = {
 	{ "info", cmd_info, "time range, CPUs, event counts, tasks, lost events", cmd_info_usage },
 	{ "query", cmd_query, "run read-only SQL on a trace or database", cmd_query_usage },
 	{ "check", cmd_check, "evaluate behaviour rules: the regression gate", cmd_check_usage },
+	{ "gate", cmd_gate, "compare base runs with new runs, statistically", cmd_gate_usage },
 	{ "plot", cmd_plot, "draw a chart of a trace as PNG, SVG or PDF", cmd_plot_usage },
 	{ "report", cmd_report, "write an HTML or PDF report of a trace", cmd_report_usage },
 	{ "collect", cmd_collect, "capture ftrace while a workload runs", cmd_collect_usage },

@@ -67,7 +67,7 @@ static const struct {
 
 static const char *const common_keys[] = {
 	"id", "metric", "description", "window", "expect", "edges", "severity", "xfail",
-	"requires", "buffer", NULL,
+	"requires", "buffer", "regression", NULL,
 };
 
 /* ---- units ---- */
@@ -725,6 +725,88 @@ static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim 
 	return fail(c, key, "expected a number or a string with a unit");
 }
 
+/*
+ * One bound of "regression": "10 %" (relative to the baseline value), an amount in the value's
+ * unit ("2 ms"), "5 pp" (percentage points, for values that are percentages), or a number
+ * (counts and CPU numbers; 0 fits anything).
+ */
+static int parse_tolerance(struct ctx *c, const char *key, json_t *v, enum trax_dim dim,
+			   struct trax_tolerance *t)
+{
+	char unit[16] = "", text[64];
+	const char *p;
+	double x, scale;
+	enum trax_dim ud;
+
+	if (json_is_number(v)) {
+		snprintf(text, sizeof(text), "%.17g", json_number_value(v));
+		p = text;
+	} else if (json_is_string(v)) {
+		p = json_string_value(v);
+	} else {
+		return fail(c, key, "expected \"10 %%\" (relative), an amount with the value's unit "
+			    "(\"2 ms\") or a number");
+	}
+	t->text = xstrdup(p);
+	if (parse_quantity(&p, &x, unit, sizeof(unit)) < 0 || *skip_ws(p))
+		return fail(c, key, "expected \"NUMBER [UNIT]\", got \"%s\"", t->text);
+	if (!(x >= 0) || isinf(x))
+		return fail(c, key, "a tolerance is a non-negative amount, got \"%s\"", t->text);
+	t->set = 1;
+	if (!strcmp(unit, "%")) {
+		t->relative = 1;
+		t->amount = x;
+		return 0;
+	}
+	if (!strcmp(unit, "pp")) {
+		if (dim != TRAX_DIM_PERCENT)
+			return fail(c, key, "\"pp\" (percentage points) fits values that are "
+				    "percentages; the value is %s", dim_name(dim));
+		t->amount = x;
+		return 0;
+	}
+	if (!unit[0]) {
+		if (x != 0 && dim != TRAX_DIM_COUNT && dim != TRAX_DIM_CPU)
+			return fail(c, key, "\"%s\" needs a unit (\"%%\" for relative): the value "
+				    "is %s", t->text, dim_name(dim));
+		t->amount = x;
+		return 0;
+	}
+	if (unit_lookup(unit, &ud, &scale) < 0)
+		return fail(c, key, "unknown unit \"%s\"", unit);
+	if (ud != dim)
+		return fail(c, key, "unit \"%s\" does not fit: the value is %s", unit,
+			    dim_name(dim));
+	t->amount = x * scale;
+	return 0;
+}
+
+static int parse_regression(struct ctx *c, json_t *o, struct trax_rule *r)
+{
+	enum trax_dim dim = trax_rule_value_dim(r);
+	const char *k;
+	json_t *v;
+	int ret;
+
+	if (!json_is_object(o) || !json_object_size(o))
+		return fail(c, "regression", "expected {\"max_increase\": ..., \"max_decrease\": "
+			    "...} (one or both)");
+	json_object_foreach(o, k, v) {
+		if (!strcmp(k, "max_increase"))
+			ret = parse_tolerance(c, "regression.max_increase", v, dim,
+					      &r->max_increase);
+		else if (!strcmp(k, "max_decrease"))
+			ret = parse_tolerance(c, "regression.max_decrease", v, dim,
+					      &r->max_decrease);
+		else
+			ret = fail(c, "regression", "unknown key \"%s\" (max_increase, "
+				   "max_decrease)", k);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 		      const struct named_window *wins, int nwins)
 {
@@ -985,6 +1067,9 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 	if (r->metric == TRAX_METRIC_COUNTER &&
 	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW))
 		r->stat_percent = r->expect.dim == TRAX_DIM_PERCENT;
+	/* after expect: the value's dimension (time or percent) follows it */
+	if ((v = json_object_get(o, "regression")) && (ret = parse_regression(c, v, r)))
+		return ret;
 	return 0;
 }
 
@@ -1012,6 +1097,8 @@ static void rule_release(struct trax_rule *r)
 	free(r->from_name);
 	free(r->to_name);
 	free(r->query);
+	free(r->max_increase.text);
+	free(r->max_decrease.text);
 }
 
 void trax_rules_free(struct trax_rules *rs)

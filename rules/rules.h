@@ -89,6 +89,18 @@ struct trax_selector {
 	char *text;		/* as written, for messages */
 };
 
+/*
+ * How far a value may move from a baseline run before the move is a regression
+ * ("regression": {"max_increase": "10 %", "max_decrease": "2 ms"}): trax check --baseline
+ * and trax gate read it.
+ */
+struct trax_tolerance {
+	int set;		/* this bound was given */
+	int relative;		/* amount is a percentage of the baseline value ("10 %") */
+	double amount;		/* relative: percent; else base units of the value ("2 ms") */
+	char *text;		/* as written */
+};
+
 enum trax_aggregate { TRAX_AGG_NONE, TRAX_AGG_SUM, TRAX_AGG_MAX, TRAX_AGG_MIN, TRAX_AGG_MEAN,
 		      TRAX_AGG_ALL, TRAX_AGG_ANY };
 
@@ -128,6 +140,7 @@ struct trax_rule {
 	char *from_name, *to_name;
 	char *query;			/* sql */
 	int buffer;
+	struct trax_tolerance max_increase, max_decrease;	/* "regression" */
 };
 
 struct trax_group {
