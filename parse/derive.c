@@ -65,6 +65,8 @@ struct derive {
 	int ntracks, ctracks;
 	int *track_hash;
 	size_t track_cap;
+
+	struct android *android;	/* Android derived tables (android.c) */
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -105,6 +107,7 @@ void derive_free(struct derive *d)
 {
 	if (!d)
 		return;
+	android_free(d->android);
 	for (int i = 0; i < d->nthreads; i++) {
 		free(d->threads[i].st);
 		free(d->threads[i].fallback);
@@ -134,11 +137,12 @@ void derive_set_cpus(struct derive *d, int nbuffers, int ncpus, const uint64_t *
 	for (int i = 0; i < nbuffers * ncpus; i++)
 		d->cpus[i].utid = -1;
 	d->started = 1;
+	d->android = android_alloc(d->L, d, d->w, nbuffers);
 }
 
 uint64_t derive_rows(struct derive *d)
 {
-	return d->rows;
+	return d->rows + (d->android ? android_rows(d->android) : 0);
 }
 
 /* ---- pid map ---- */
@@ -498,15 +502,15 @@ static char *dup_or_null(const char *s)
 	return r;
 }
 
-/* The id of the track (name, kind, cpu, zone, buffer), created on first use; ids start at 1. */
-static int track_get(struct derive *d, const char *name, const char *kind, int cpu,
-		     const char *zone, const char *unit, int buffer)
+/* The id of the track (name, cpu, utid, zone, buffer), created on first use; ids start at 1. */
+static int track_get_utid(struct derive *d, const char *name, const char *kind, int cpu,
+			  int utid, const char *zone, const char *unit, int buffer)
 {
-	char key[256];
+	char key[320];
 	size_t i;
 	struct track *tr;
 
-	snprintf(key, sizeof(key), "%s|%d|%s|%d", name, cpu, zone ? zone : "", buffer);
+	snprintf(key, sizeof(key), "%s|%d|%d|%s|%d", name, cpu, utid, zone ? zone : "", buffer);
 	i = hash_str(key) & (d->track_cap - 1);
 	while (d->track_hash[i] >= 0) {
 		if (!strcmp(d->tracks[d->track_hash[i]].key, key))
@@ -526,12 +530,37 @@ static int track_get(struct derive *d, const char *name, const char *kind, int c
 	tr->zone = dup_or_null(zone);
 	tr->unit = dup_or_null(unit);
 	tr->cpu = cpu;
-	tr->utid = -1;
+	tr->utid = utid;
 	tr->buffer = buffer;
 	d->track_hash[i] = d->ntracks++;
 	if ((size_t)d->ntracks * 2 > d->track_cap)
 		track_rehash(d);
 	return d->ntracks;
+}
+
+static int track_get(struct derive *d, const char *name, const char *kind, int cpu,
+		     const char *zone, const char *unit, int buffer)
+{
+	return track_get_utid(d, name, kind, cpu, -1, zone, unit, buffer);
+}
+
+int derive_track(struct derive *d, const char *name, const char *kind, int cpu, int utid,
+		 const char *zone, const char *unit, int buffer)
+{
+	return track_get_utid(d, name, kind, cpu, utid, zone, unit, buffer);
+}
+
+void derive_counter(struct derive *d, uint64_t ts, int track, double value)
+{
+	dbw_row_begin(d->w, d->counter_stmt);
+	dbw_int(d->w, (int64_t)ts);
+	dbw_int(d->w, track);
+	if (value == (double)(int64_t)value)
+		dbw_int(d->w, (int64_t)value);
+	else
+		dbw_real(d->w, value);
+	dbw_row_end(d->w);
+	d->rows++;
 }
 
 static void counter_row(struct derive *d, uint64_t ts, int track, int64_t value)
@@ -586,18 +615,17 @@ static void on_counter(struct derive *d, struct ld_type *t, uint64_t ts, int buf
 
 /* "trax: initial ..." markers of trax captures (parse/initial.c): the values counters have at
  * the trace start; cpu_idle's holds from the marker, which is written on that CPU. */
-static void on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buffer,
-		       const struct ld_val *v)
+static int on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buffer,
+		      const struct ld_val *v)
 {
 	struct initial_value iv;
 	uint64_t start = ts;
 	const char *s;
 	int len = 0, id, utid;
-	char key[32];
 
 	s = vstr(t, v, 0, &len);
 	if (!s || !initial_parse(s, len, &iv))
-		return;
+		return 0;
 	for (int c = 0; d->first && c < d->ncpus; c++) {
 		uint64_t f = d->first[(size_t)buffer * d->ncpus + c];
 
@@ -618,20 +646,39 @@ static void on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buf
 		counter_row(d, start, id, iv.value);
 		break;
 	case INITIAL_OOM_SCORE_ADJ:
-		/* a track per thread: the key carries the utid; the row has utid and no zone */
+		/* a track per thread (android.c keeps it, and the adj kills are reported with) */
 		utid = thread_at(d, iv.pid, ts, NULL, 0);
-		snprintf(key, sizeof(key), "utid:%d", utid);
-		id = track_get(d, "oom_score_adj", "task", -1, key, NULL, buffer);
-		if (d->tracks[id - 1].utid < 0) {
-			free(d->tracks[id - 1].zone);
-			d->tracks[id - 1].zone = NULL;
-			d->tracks[id - 1].utid = utid;
-		}
+		id = track_get_utid(d, "oom_score_adj", "task", -1, utid, NULL, NULL, buffer);
 		counter_row(d, start, id, iv.value);
+		if (d->android)
+			android_adj(d->android, start, iv.pid, iv.value, -1);
 		break;
 	default:
 		break;
 	}
+	return 1;
+}
+
+/* ---- for android.c ---- */
+
+int derive_thread(struct derive *d, int pid, uint64_t ts)
+{
+	return thread_at(d, pid, ts, NULL, 0);
+}
+
+const char *derive_thread_comm(struct derive *d, int utid)
+{
+	if (utid < 0 || utid >= d->nthreads)
+		return NULL;
+	if (d->threads[utid].comm[0])
+		return d->threads[utid].comm;
+	return d->threads[utid].fallback;
+}
+
+void derive_thread_tgid(struct derive *d, int utid, int tgid)
+{
+	if (utid >= 0 && utid < d->nthreads && tgid > 0)
+		d->threads[utid].tgid = tgid;
 }
 
 /* ---- events ---- */
@@ -684,6 +731,8 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 			d->threads[utid].tgid = child;
 		else if (parent >= 0)
 			d->threads[utid].tgid = d->threads[parent].tgid;
+		if (t->ridx[3] >= 0 && v[t->ridx[3]].kind == LD_I64 && d->android)
+			android_adj(d->android, ts, child, v[t->ridx[3]].i, buffer);
 		break;
 	}
 	case ROLE_PROCESS_EXEC: {
@@ -733,9 +782,15 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		on_counter(d, t, ts, buffer, v);
 		break;
 	case ROLE_PRINT:
-		on_initial(d, t, ts, buffer, v);
+		if (!on_initial(d, t, ts, buffer, v) && d->android) {
+			s = vstr(t, v, 0, &len);
+			if (s)
+				android_marker(d->android, ts, cpu, pid, buffer, s, len);
+		}
 		break;
 	default:
+		if (t->role >= ROLE_OOM_SCORE_ADJ && t->role < ROLE__COUNT && d->android)
+			android_event(d->android, t, ts, cpu, pid, buffer, v);
 		break;
 	}
 }
@@ -758,6 +813,8 @@ void derive_finish(struct derive *d, uint64_t end_ts)
 {
 	int stmt;
 
+	if (d->android)
+		android_finish(d->android, end_ts);
 	for (int b = 0; b < d->nbuffers && d->cpus; b++) {
 		for (int c = 0; c < d->ncpus; c++) {
 			struct cpustate *cs = &d->cpus[(size_t)b * d->ncpus + c];

@@ -59,7 +59,7 @@ struct loader {
 static const char *const reserved_tables[] = {
 	"meta", "event_type", "event_field", "raw_event", "lost_event", "thread", "thread_comm",
 	"sched_slice", "thread_state", "counter", "track", "slice", "instant", "kill", "alloc",
-	"fence", "fence_wait", NULL,
+	"fence", "fence_wait", "anomaly", NULL,
 };
 
 /* Columns every event table starts with; a field of the same name gets a trailing '_'. */
@@ -82,14 +82,58 @@ static const struct role_def role_defs[] = {
 	  { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
 	{ "sched", "sched_process_exec", ROLE_PROCESS_EXEC, { "filename", "pid", "old_pid" } },
 	{ "sched", "sched_process_exit", ROLE_PROCESS_EXIT, { "comm", "pid", "prio" } },
-	{ "task", "task_newtask", ROLE_TASK_NEWTASK, { "pid", "comm", "clone_flags" } },
-	{ "task", "task_rename", ROLE_TASK_RENAME, { "pid", "oldcomm", "newcomm" } },
+	{ "task", "task_newtask", ROLE_TASK_NEWTASK, { "pid", "comm", "clone_flags", "oom_score_adj" } },
+	{ "task", "task_rename", ROLE_TASK_RENAME, { "pid", "oldcomm", "newcomm", "oom_score_adj" } },
 	{ "power", "cpu_frequency", ROLE_CPU_FREQUENCY, { "state", "cpu_id" } },
 	{ "power", "cpu_idle", ROLE_CPU_IDLE, { "state", "cpu_id" } },
 	{ "thermal", "thermal_temperature", ROLE_THERMAL_TEMPERATURE,
 	  { "thermal_zone", "id", "temp_prev", "temp" } },
 	{ "thermal", "cdev_update", ROLE_CDEV_UPDATE, { "type", "target" } },
 	{ "ftrace", "print", ROLE_PRINT, { "buf", "ip" } },
+	/*
+	 * Android (parse/android.c). Fields differ between kernels: "a|b" takes the first one the
+	 * format has; a NULL system matches any (ion_heap_grow is in kmem or ion).
+	 */
+	{ "oom", "oom_score_adj_update", ROLE_OOM_SCORE_ADJ, { "pid", "comm", "oom_score_adj" } },
+	{ "oom", "mark_victim", ROLE_MARK_VICTIM,
+	  { "pid", "comm", "anon_rss", "file_rss", "shmem_rss", "oom_score_adj", "total_vm" } },
+	{ "lowmemorykiller", "lowmemory_kill", ROLE_LOWMEMORY_KILL,
+	  { "comm", "pid", "pagecache_size", "pagecache_limit", "free" } },
+#define ION_FIELDS { "client_name|client", "heap_name|heap", "len|size", "mask|heap_mask", "flags", \
+		     "error" }
+	{ NULL, "ion_alloc_buffer_start", ROLE_ION_ALLOC_START, ION_FIELDS },
+	{ NULL, "ion_alloc_buffer_end", ROLE_ION_ALLOC_END, ION_FIELDS },
+	{ NULL, "ion_alloc_buffer_fail", ROLE_ION_ALLOC_FAIL, ION_FIELDS },
+	{ NULL, "ion_alloc_buffer_fallback", ROLE_ION_ALLOC_FALLBACK, ION_FIELDS },
+#undef ION_FIELDS
+	{ NULL, "ion_heap_grow", ROLE_ION_HEAP_GROW, { "heap_name|heap", "len|size", "total_allocated" } },
+	{ NULL, "ion_heap_shrink", ROLE_ION_HEAP_SHRINK,
+	  { "heap_name|heap", "len|size", "total_allocated" } },
+	{ NULL, "ion_stat", ROLE_ION_STAT, { "buffer_id", "len|size", "total_allocated" } },
+	{ NULL, "dma_heap_stat", ROLE_DMA_HEAP_STAT, { "inode", "len|size", "total_allocated" } },
+	{ NULL, "gpu_mem_total", ROLE_GPU_MEM_TOTAL, { "gpu_id", "pid", "size" } },
+#define FENCE_FIELDS { "driver", "timeline", "context", "seqno" }
+	{ "dma_fence", "dma_fence_init", ROLE_FENCE_INIT, FENCE_FIELDS },
+	{ "dma_fence", "dma_fence_emit", ROLE_FENCE_EMIT, FENCE_FIELDS },
+	{ "dma_fence", "dma_fence_enable_signal", ROLE_FENCE_ENABLE, FENCE_FIELDS },
+	{ "dma_fence", "dma_fence_signaled", ROLE_FENCE_SIGNALED, FENCE_FIELDS },
+	{ "dma_fence", "dma_fence_destroy", ROLE_FENCE_DESTROY, FENCE_FIELDS },
+	{ "dma_fence", "dma_fence_wait_start", ROLE_FENCE_WAIT_START, FENCE_FIELDS },
+	{ "dma_fence", "dma_fence_wait_end", ROLE_FENCE_WAIT_END, FENCE_FIELDS },
+	{ "fence", "fence_init", ROLE_FENCE_INIT, FENCE_FIELDS },
+	{ "fence", "fence_emit", ROLE_FENCE_EMIT, FENCE_FIELDS },
+	{ "fence", "fence_enable_signal", ROLE_FENCE_ENABLE, FENCE_FIELDS },
+	{ "fence", "fence_signaled", ROLE_FENCE_SIGNALED, FENCE_FIELDS },
+	{ "fence", "fence_destroy", ROLE_FENCE_DESTROY, FENCE_FIELDS },
+	{ "fence", "fence_wait_start", ROLE_FENCE_WAIT_START, FENCE_FIELDS },
+	{ "fence", "fence_wait_end", ROLE_FENCE_WAIT_END, FENCE_FIELDS },
+#undef FENCE_FIELDS
+	{ "fence", "fence_annotate_wait_on", ROLE_FENCE_ANNOTATE,
+	  { "driver", "timeline", "context", "seqno", "waiting_driver", "waiting_timeline",
+	    "waiting_context", "waiting_seqno" } },
+	{ "sync", "sync_wait", ROLE_SYNC_WAIT, { "name", "status|state", "begin" } },
+	{ "sync", "sync_pt", ROLE_SYNC_PT, { "timeline|name", "value" } },
+	{ "sync", "sync_timeline", ROLE_SYNC_TIMELINE, { "name", "value" } },
 	{ NULL, NULL, ROLE_NONE, { NULL } },
 };
 
@@ -230,13 +274,21 @@ static void resolve_role(struct ld_type *t)
 		if (strcmp(r->name, t->name))
 			continue;
 		/* The system must match when the reader knows it (text traces may not). */
-		if (t->system[0] && strcmp(r->system, t->system))
+		if (t->system[0] && r->system && strcmp(r->system, t->system))
 			continue;
 		t->role = r->role;
-		for (int k = 0; k < LD_ROLE_FIELDS && r->fields[k]; k++)
-			for (int i = 0; i < t->nfields; i++)
-				if (!strcmp(t->fields[i].name, r->fields[k]))
-					t->ridx[k] = i;
+		for (int k = 0; k < LD_ROLE_FIELDS && r->fields[k]; k++) {
+			/* "a|b": the first alternative the type has */
+			for (const char *alt = r->fields[k]; *alt && t->ridx[k] < 0;) {
+				size_t n = strcspn(alt, "|");
+
+				for (int i = 0; i < t->nfields && t->ridx[k] < 0; i++)
+					if (strlen(t->fields[i].name) == n &&
+					    !strncmp(t->fields[i].name, alt, n))
+						t->ridx[k] = i;
+				alt += n + (alt[n] == '|');
+			}
+		}
 		return;
 	}
 }
@@ -869,6 +921,8 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 		ret = dat_read(L, trace, err);
 	else if (fmt == TRAX_FMT_TEXT)
 		ret = text_read(L, trace, err);
+	else if (fmt == TRAX_FMT_SYSTRACE)
+		ret = systrace_read(L, trace, err);
 	else
 		ret = trax_error_set(err, TRAX_E_UNSUPPORTED, "%s: %s input is not supported yet",
 				     trace, trax_format_name(fmt));

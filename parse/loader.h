@@ -2,6 +2,7 @@
 #ifndef TRAX_PARSE_LOADER_H
 #define TRAX_PARSE_LOADER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sqlite3.h>
 
@@ -50,6 +51,30 @@ enum ld_role {
 	ROLE_THERMAL_TEMPERATURE,
 	ROLE_CDEV_UPDATE,
 	ROLE_PRINT,
+	/* Android memory and graphics (parse/android.c) */
+	ROLE_OOM_SCORE_ADJ,
+	ROLE_MARK_VICTIM,
+	ROLE_LOWMEMORY_KILL,
+	ROLE_ION_ALLOC_START,
+	ROLE_ION_ALLOC_END,
+	ROLE_ION_ALLOC_FAIL,
+	ROLE_ION_ALLOC_FALLBACK,
+	ROLE_ION_HEAP_GROW,
+	ROLE_ION_HEAP_SHRINK,
+	ROLE_ION_STAT,
+	ROLE_DMA_HEAP_STAT,
+	ROLE_GPU_MEM_TOTAL,
+	ROLE_FENCE_INIT,
+	ROLE_FENCE_EMIT,
+	ROLE_FENCE_ENABLE,
+	ROLE_FENCE_SIGNALED,
+	ROLE_FENCE_DESTROY,
+	ROLE_FENCE_WAIT_START,
+	ROLE_FENCE_WAIT_END,
+	ROLE_FENCE_ANNOTATE,
+	ROLE_SYNC_WAIT,
+	ROLE_SYNC_PT,
+	ROLE_SYNC_TIMELINE,
 	ROLE__COUNT
 };
 
@@ -151,9 +176,43 @@ void derive_finish(struct derive *d, uint64_t end_ts);
 uint64_t derive_rows(struct derive *d);
 const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t state);
 
+/* For android.c: the thread pid denotes at ts (created on first sight), its current name
+ * (NULL when unnamed; valid until the next event), its tgid; a counter track keyed by every
+ * argument (utid -1, cpu -1, zone NULL: none), ids from 1; a counter sample. */
+int derive_thread(struct derive *d, int pid, uint64_t ts);
+const char *derive_thread_comm(struct derive *d, int utid);
+void derive_thread_tgid(struct derive *d, int utid, int tgid);
+int derive_track(struct derive *d, const char *name, const char *kind, int cpu, int utid,
+		 const char *zone, const char *unit, int buffer);
+void derive_counter(struct derive *d, uint64_t ts, int track, double value);
+
+/*
+ * Android derived tables (android.c): slice, instant and atrace counters from trace markers;
+ * kill, alloc, fence, fence_wait; the anomaly table for malformed input. derive.c owns one
+ * and feeds it the events of the Android roles and every trace marker that is not trax's own.
+ */
+struct android;
+struct android *android_alloc(struct loader *L, struct derive *d, struct dbw *w, int nbuffers);
+void android_free(struct android *a);
+void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, int pid,
+		   int buffer, const struct ld_val *v);
+/* A trace marker (print buf, len bytes, trailing newline allowed) written by pid. */
+void android_marker(struct android *a, uint64_t ts, int cpu, int pid, int buffer,
+		    const char *buf, int len);
+/* oom_score_adj of pid from ts on (oom_score_adj_update, task_newtask, trax's initial marker). */
+void android_adj(struct android *a, uint64_t ts, int pid, int64_t adj, int buffer);
+/* Write what is still open at the end of the trace (end_ts) and the anomaly counts to meta. */
+void android_finish(struct android *a, uint64_t end_ts);
+uint64_t android_rows(struct android *a);
+
 
 
 /* Readers: each reads one file into the loader; 0 or a negative error with err filled. */
 int dat_read(struct loader *L, const char *path, struct trax_error *err);
 int text_read(struct loader *L, const char *path, struct trax_error *err);
+/* ftrace text held in memory (size bytes at buf); label names it in messages. */
+int text_read_mem(struct loader *L, const char *label, const char *buf, size_t size,
+		  struct trax_error *err);
+/* Android systrace/atrace HTML: the ftrace text of its trace-data blocks (systrace.c). */
+int systrace_read(struct loader *L, const char *path, struct trax_error *err);
 #endif

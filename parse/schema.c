@@ -19,7 +19,23 @@ static const char core_sql[] =
 	" waker_utid INTEGER, buffer INTEGER);"
 	"CREATE TABLE track(id INTEGER PRIMARY KEY, name TEXT, kind TEXT, cpu INTEGER,"
 	" utid INTEGER, zone TEXT, unit TEXT, buffer INTEGER);"
-	"CREATE TABLE counter(ts INTEGER, track_id INTEGER, value NUMERIC);";
+	"CREATE TABLE counter(ts INTEGER, track_id INTEGER, value NUMERIC);"
+	/* Android (parse/android.c) */
+	"CREATE TABLE slice(ts INTEGER, dur INTEGER, utid INTEGER, name TEXT, depth INTEGER,"
+	" track TEXT, cookie INTEGER, clipped INTEGER, buffer INTEGER);"
+	"CREATE TABLE instant(ts INTEGER, utid INTEGER, name TEXT, track TEXT, buffer INTEGER);"
+	"CREATE TABLE kill(ts INTEGER, source TEXT, pid INTEGER, comm TEXT, oom_score_adj INTEGER,"
+	" reason TEXT, min_adj INTEGER, rss_kb INTEGER, utid INTEGER, buffer INTEGER);"
+	"CREATE TABLE alloc(ts INTEGER, dur INTEGER, source TEXT, heap TEXT, client TEXT,"
+	" len INTEGER, ok INTEGER, error INTEGER, fallback INTEGER, total INTEGER, utid INTEGER,"
+	" buffer INTEGER);"
+	"CREATE TABLE fence(driver TEXT, timeline TEXT, context INTEGER, seqno INTEGER,"
+	" init_ts INTEGER, emit_ts INTEGER, enable_ts INTEGER, signal_ts INTEGER,"
+	" destroy_ts INTEGER, signal_count INTEGER, waits_on_context INTEGER,"
+	" waits_on_seqno INTEGER, buffer INTEGER);"
+	"CREATE TABLE fence_wait(ts INTEGER, dur INTEGER, utid INTEGER, context INTEGER,"
+	" seqno INTEGER, source TEXT, name TEXT, buffer INTEGER);"
+	"CREATE TABLE anomaly(ts INTEGER, kind TEXT, utid INTEGER, detail TEXT, buffer INTEGER);";
 
 static const char core_indexes[] =
 	"CREATE INDEX sched_slice_utid ON sched_slice(utid, ts);"
@@ -27,7 +43,11 @@ static const char core_indexes[] =
 	"CREATE INDEX thread_state_utid ON thread_state(utid, ts);"
 	"CREATE INDEX counter_track ON counter(track_id, ts);"
 	"CREATE INDEX thread_comm_utid ON thread_comm(utid, ts);"
-	"CREATE INDEX thread_pid ON thread(pid);";
+	"CREATE INDEX thread_pid ON thread(pid);"
+	"CREATE INDEX slice_utid ON slice(utid, ts);"
+	"CREATE INDEX slice_ts ON slice(ts);"
+	"CREATE INDEX fence_signal ON fence(signal_ts);"
+	"CREATE INDEX fence_wait_ts ON fence_wait(ts);";
 
 void schema_create_core(struct dbw *w)
 {

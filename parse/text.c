@@ -1557,15 +1557,45 @@ static void text_release(struct text *R)
 	free(R->vals);
 }
 
+static int text_read_all(struct text *R, struct trax_error *err);
+
 int text_read(struct loader *L, const char *path, struct trax_error *err)
 {
 	struct text R = { .L = L, .path = path, .last_buf = -1, .sorted = 1 };
-	int ret, nb = 0;
+	int ret;
 
 	R.types_tail = &R.types;
 	ret = map_file(&R, err);
-	if (ret)
-		goto out;
+	if (!ret)
+		ret = text_read_all(&R, err);
+	text_release(&R);
+	return ret;
+}
+
+int text_read_mem(struct loader *L, const char *label, const char *buf, size_t size,
+		  struct trax_error *err)
+{
+	struct text R = { .L = L, .path = label, .last_buf = -1, .sorted = 1 };
+	int ret;
+
+	R.types_tail = &R.types;
+	R.map = buf;
+	R.size = size;
+	ret = text_read_all(&R, err);
+	text_release(&R);
+	return ret;
+}
+
+/* Both passes over R's text (mapped file or caller's memory). */
+static int text_read_all(struct text *RR, struct trax_error *err)
+{
+	struct text R = *RR;
+	struct loader *L = R.L;
+	const char *path = R.path;
+	int ret = 0, nb = 0;
+
+	R.types_tail = &R.types;	/* R is a copy: its list starts here (empty) */
+
 	names_grow(&R);
 	pass1(&R);
 	if (!R.events) {
@@ -1633,7 +1663,7 @@ int text_read(struct loader *L, const char *path, struct trax_error *err)
 			if (R.lost_pend[(size_t)b * R.ncpus + c] != INT64_MIN)
 				ld_lost(L, R.last_ts, c, b, R.lost_pend[(size_t)b * R.ncpus + c]);
 out:
-	text_release(&R);
+	*RR = R;
 	return ret;
 }
 
