@@ -22,6 +22,14 @@
 struct dfield {
 	int offset, size, elsize;
 	unsigned is_signed:1, is_string:1, is_array:1, is_dynamic:1, is_relative:1;
+	unsigned is_ptrstr:1;	/* `const char *`: an address, printed as the string it names */
+};
+
+/* An event of our own in a buffer's tep that prints one pointer field with %s. */
+struct ptrfmt {
+	struct tep_handle *tep;
+	int size;
+	struct tep_event *ev;
 };
 
 struct dtype {
@@ -49,6 +57,8 @@ struct dat {
 	struct strbuf *strs;			/* per-field scratch strings */
 	int nstrs;
 	int err;
+	struct ptrfmt ptr[8];			/* per (tep, pointer size) */
+	int nptr;
 };
 
 /* ---- the file header, read by hand for clear errors ---- */
@@ -124,6 +134,10 @@ static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_ty
 		df->is_array = !!(fl & TEP_FIELD_IS_ARRAY) && !df->is_string;
 		df->is_dynamic = !!(fl & TEP_FIELD_IS_DYNAMIC);
 		df->is_relative = !!(fl & TEP_FIELD_IS_RELATIVE);
+		/* names kept as pointers (old ION events): the string libtraceevent prints */
+		if ((fl & TEP_FIELD_IS_POINTER) && !(fl & TEP_FIELD_IS_ARRAY) && f->type &&
+		    strstr(f->type, "char") && (f->size == 4 || f->size == 8))
+			df->is_ptrstr = 1, df->is_string = 1;
 		/* char[] arrays that libtraceevent did not flag as strings are strings too */
 		if ((fl & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char") &&
 		    f->elementsize == 1)
@@ -268,6 +282,61 @@ static void put_array(struct strbuf *sb, struct tep_handle *tep, const unsigned 
 	}
 }
 
+/*
+ * The text libtraceevent prints for a `const char *` field holding addr: the string of the
+ * file's printk formats at that address, else the address in hex (as `trace-cmd report`).
+ */
+static void ptr_string(struct dat *D, struct tep_handle *tep, int size, uint64_t addr,
+		       struct strbuf *out)
+{
+	struct ptrfmt *pf = NULL;
+	struct tep_record rec;
+	struct trace_seq s;
+	unsigned char data[16] = { 0 };
+
+	strbuf_reset(out);
+	for (int i = 0; i < D->nptr; i++)
+		if (D->ptr[i].tep == tep && D->ptr[i].size == size)
+			pf = &D->ptr[i];
+	if (!pf && D->nptr < (int)(sizeof(D->ptr) / sizeof(D->ptr[0]))) {
+		struct strbuf fmt = STRBUF_INIT;
+		int id = 65535 - D->nptr;
+
+		strbuf_addf(&fmt, "name: trax_ptr_str_%d\nID: %d\nformat:\n"
+			    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+			    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\t"
+			    "signed:0;\n\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+			    "\tfield:const char * p;\toffset:8;\tsize:%d;\tsigned:0;\n\n"
+			    "print fmt: \"%%s\", REC->p\n", id, id, size);
+		pf = &D->ptr[D->nptr];
+		pf->tep = tep;
+		pf->size = size;
+		if (tep_parse_event(tep, fmt.buf, fmt.len, "trax") == 0)
+			pf->ev = tep_find_event(tep, id);
+		D->nptr++;
+		strbuf_release(&fmt);
+	}
+	if (!pf || !pf->ev) {
+		strbuf_addf(out, "%llx", (unsigned long long)addr);
+		return;
+	}
+	{
+		unsigned short id = pf->ev->id;
+
+		memcpy(data, &id, 2);
+		memcpy(data + 8, &addr, size);	/* little-endian host and file */
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.data = data;
+	rec.size = sizeof(data);
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	strbuf_add(out, s.buffer, s.len);
+	trace_seq_destroy(&s);
+}
+
 static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 		   struct tep_record *r)
 {
@@ -295,7 +364,13 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 			/* a flexible array (print's `char buf[]`): the rest of the record */
 			len = size - off;
 		}
-		if (f->is_string) {
+		if (f->is_ptrstr) {
+			ptr_string(D, tep, f->size, tep_read_number(tep, data + off, f->size),
+				   &D->strs[i]);
+			v->kind = LD_STR;
+			v->s = D->strs[i].buf;
+			v->len = D->strs[i].len;
+		} else if (f->is_string) {
 			v->kind = LD_STR;
 			v->s = (const char *)data + off;
 			v->len = strnlen(v->s, len);

@@ -553,6 +553,64 @@ static int split_message(const char *p, int len, struct text_kv *kv, const char 
 
 static const char *const victim_colon_keys[] = { "file-rss", "shmem-rss", NULL };
 
+/* lowmemory_kill: "%s (%d), page cache %ldkB (limit %ldkB), free %ldKb" */
+static int split_lowmemory_kill(const char *p, int len, struct text_kv *kv)
+{
+	const char *end = p + len, *pc = find_span(p, len, "), page cache "), *op, *q, *e;
+	static const char *const keys[] = { "pagecache_size", "pagecache_limit", "free" };
+	static const char *const seps[] = { "), page cache ", "kB (limit ", "kB), free " };
+	int n = 0;
+
+	if (!pc)
+		return 0;
+	op = memrchr(p, '(', pc - p);
+	if (!op || op == p)
+		return 0;
+	e = op;
+	while (e > p && is_blank(e[-1]))
+		e--;
+	kv[n++] = (struct text_kv){ "comm", 4, p, (int)(e - p), 0 };
+	kv[n++] = (struct text_kv){ "pid", 3, op + 1, (int)(pc - op - 1), 0 };
+	q = pc;
+	for (int i = 0; i < 3; i++) {
+		const char *v, *ve;
+
+		if (!starts_with(q, end - q, seps[i]))
+			return n;
+		v = q + strlen(seps[i]);
+		ve = v;
+		while (ve < end && (is_digit(*ve) || *ve == '-'))
+			ve++;
+		kv[n++] = (struct text_kv){ keys[i], (int)strlen(keys[i]), v, (int)(ve - v), 0 };
+		q = ve;
+	}
+	return n;
+}
+
+/* fence_annotate_wait_on: "driver=.. context=.. seqno=.. waits on driver=.. seqno=.." */
+static int split_annotate(const char *p, int len, struct text_kv *kv, int max)
+{
+	static const char *const waiting[] = { "waiting_driver", "waiting_timeline",
+					       "waiting_context", "waiting_seqno" };
+	const char *w = find_span(p, len, " waits on ");
+	int n, m;
+
+	if (!w)
+		return text_split_kv(p, len, kv, max, NULL, NULL);
+	n = text_split_kv(p, w - p, kv, max / 2, NULL, NULL);
+	m = text_split_kv(w + 10, p + len - (w + 10), kv + n, max / 2, NULL, NULL);
+	for (int i = n; i < n + m; i++) {
+		for (int k = 0; k < 4; k++) {
+			if (span_eq(kv[i].key, kv[i].key_len, waiting[k] + 8)) {
+				kv[i].key = waiting[k];
+				kv[i].key_len = (int)strlen(waiting[k]);
+				break;
+			}
+		}
+	}
+	return n + m;
+}
+
 int text_split_payload(const char *ev, int evlen, const char *p, int len, struct text_kv *kv,
 		       int max)
 {
@@ -590,6 +648,10 @@ int text_split_payload(const char *ev, int evlen, const char *p, int len, struct
 		return split_message(p, len, kv, "str", 1);
 	} else if (span_eq(ev, evlen, "mark_victim")) {
 		return text_split_kv(p, len, kv, max, NULL, victim_colon_keys);
+	} else if (span_eq(ev, evlen, "lowmemory_kill")) {
+		return split_lowmemory_kill(p, len, kv);
+	} else if (span_eq(ev, evlen, "fence_annotate_wait_on")) {
+		return split_annotate(p, len, kv, max);
 	}
 	return text_split_kv(p, len, kv, max, NULL, NULL);
 }
@@ -720,6 +782,8 @@ enum {
 	BF_BOOL = 1 << 4,	/* printed as true/false, handled/unhandled */
 	BF_STATE = 1 << 5,	/* prev_state: number or letters */
 	BF_UNIT = 1 << 6,	/* printed with a unit suffix ("123kB") */
+	BF_COMMA = 1 << 7,	/* printed with a ',' after it ("heap_name=system, len=...") */
+	BF_BEGIN = 1 << 8,	/* "begin" (1) or "end" (0), as sync_wait prints its begin field */
 };
 
 struct bfield {
@@ -816,6 +880,54 @@ static const struct bfield f_irq_exit[] = {
 static const struct bfield f_softirq[] = {
 	{ "vec", BF_UNS, NULL }, END,
 };
+/* Android: the fields of the newest format dumped (../shared/traces/android/formats) */
+static const struct bfield f_ion_alloc[] = {
+	{ "client_name", BF_STR, NULL }, { "heap_name", BF_STR, NULL }, { "len", BF_UNS, NULL },
+	{ "mask", BF_UNS, NULL }, { "flags", BF_UNS, NULL }, END,
+};
+static const struct bfield f_ion_alloc_err[] = {
+	{ "client_name", BF_STR, NULL }, { "heap_name", BF_STR, NULL }, { "len", BF_UNS, NULL },
+	{ "mask", BF_UNS, NULL }, { "flags", BF_UNS, NULL }, { "error", 0, NULL }, END,
+};
+static const struct bfield f_ion_heap[] = {
+	{ "heap_name", BF_STR | BF_COMMA, NULL }, { "len", BF_UNS | BF_COMMA, NULL },
+	{ "total_allocated", BF_COMMA, NULL }, END,
+};
+static const struct bfield f_ion_stat[] = {
+	{ "buffer_id", BF_UNS, NULL }, { "len", BF_UNIT, NULL },
+	{ "total_allocated", BF_UNS | BF_UNIT, NULL }, END,
+};
+static const struct bfield f_dma_heap_stat[] = {
+	{ "inode", BF_UNS, NULL }, { "len", BF_UNIT, NULL },
+	{ "total_allocated", BF_UNS | BF_UNIT, NULL }, END,
+};
+static const struct bfield f_gpu_mem[] = {
+	{ "gpu_id", BF_UNS, NULL }, { "pid", BF_UNS, NULL }, { "size", BF_UNS, NULL }, END,
+};
+static const struct bfield f_lmk[] = {
+	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "pagecache_size", 0, NULL },
+	{ "pagecache_limit", 0, NULL }, { "free", 0, NULL }, END,
+};
+static const struct bfield f_fence[] = {
+	{ "driver", BF_STR, NULL }, { "timeline", BF_STR, NULL }, { "context", BF_UNS, NULL },
+	{ "seqno", BF_UNS, NULL }, END,
+};
+static const struct bfield f_fence_annotate[] = {
+	{ "driver", BF_STR, NULL }, { "timeline", BF_STR, NULL }, { "context", BF_UNS, NULL },
+	{ "seqno", BF_UNS, NULL }, { "waiting_driver", BF_STR, NULL },
+	{ "waiting_timeline", BF_STR, NULL }, { "waiting_context", BF_UNS, NULL },
+	{ "waiting_seqno", BF_UNS, NULL }, END,
+};
+static const struct bfield f_sync_wait[] = {
+	{ "name", BF_STR, NULL }, { "status", 0, "state" }, { "begin", BF_UNS | BF_BEGIN, "text" },
+	END,
+};
+static const struct bfield f_sync_pt[] = {
+	{ "timeline", BF_STR, "name" }, { "value", BF_STR, NULL }, END,
+};
+static const struct bfield f_sync_timeline[] = {
+	{ "name", BF_STR, NULL }, { "value", BF_STR, NULL }, END,
+};
 #undef END
 
 static const struct bdef builtin[] = {
@@ -853,6 +965,34 @@ static const struct bdef builtin[] = {
 	{ "irq", "softirq_entry", f_softirq },
 	{ "irq", "softirq_exit", f_softirq },
 	{ "irq", "softirq_raise", f_softirq },
+	{ "kmem", "ion_alloc_buffer_start", f_ion_alloc },
+	{ "kmem", "ion_alloc_buffer_end", f_ion_alloc },
+	{ "kmem", "ion_alloc_buffer_fail", f_ion_alloc_err },
+	{ "kmem", "ion_alloc_buffer_fallback", f_ion_alloc_err },
+	{ "kmem", "ion_heap_grow", f_ion_heap },
+	{ "kmem", "ion_heap_shrink", f_ion_heap },
+	{ "ion", "ion_stat", f_ion_stat },
+	{ "dmabuf_heap", "dma_heap_stat", f_dma_heap_stat },
+	{ "gpu_mem", "gpu_mem_total", f_gpu_mem },
+	{ "lowmemorykiller", "lowmemory_kill", f_lmk },
+	{ "dma_fence", "dma_fence_init", f_fence },
+	{ "dma_fence", "dma_fence_emit", f_fence },
+	{ "dma_fence", "dma_fence_enable_signal", f_fence },
+	{ "dma_fence", "dma_fence_signaled", f_fence },
+	{ "dma_fence", "dma_fence_destroy", f_fence },
+	{ "dma_fence", "dma_fence_wait_start", f_fence },
+	{ "dma_fence", "dma_fence_wait_end", f_fence },
+	{ "fence", "fence_init", f_fence },
+	{ "fence", "fence_emit", f_fence },
+	{ "fence", "fence_enable_signal", f_fence },
+	{ "fence", "fence_signaled", f_fence },
+	{ "fence", "fence_destroy", f_fence },
+	{ "fence", "fence_wait_start", f_fence },
+	{ "fence", "fence_wait_end", f_fence },
+	{ "fence", "fence_annotate_wait_on", f_fence_annotate },
+	{ "sync", "sync_wait", f_sync_wait },
+	{ "sync", "sync_pt", f_sync_pt },
+	{ "sync", "sync_timeline", f_sync_timeline },
 	{ NULL, NULL, NULL },
 };
 
@@ -1366,11 +1506,18 @@ static void set_value(struct ld_val *v, const struct tfield *f, const struct tex
 	int len = kv->val_len, ok = 0;
 	int64_t x = 0;
 
+	if ((fl & BF_COMMA) && len > 0 && s[len - 1] == ',')
+		len--;
 	v->kind = LD_STR;
 	v->s = s;
 	v->len = len;
 	if (f->b ? (fl & (BF_STR | BF_ARRAY)) : !f->all_int)
 		return;
+	if ((fl & BF_BEGIN) && (span_eq(s, len, "begin") || span_eq(s, len, "end"))) {
+		v->kind = LD_I64;
+		v->i = s[0] == 'b';
+		return;
+	}
 	if (kv->flags & TEXT_KV_PLUGIN_STATE) {
 		ok = text_state_value(s, len, 1, &x);
 	} else {
