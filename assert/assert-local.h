@@ -47,6 +47,15 @@ int acache_slices(struct acache *c, int utid, int buffer, const struct aslice **
 int acache_states(struct acache *c, int utid, int buffer, const struct astate **s, int *n,
 		  struct trax_error *err);
 
+/* The Android metrics (assert/android.c): whether m is one; the events one of which must be
+ * present (NULL-terminated); the events to load for it; its value. */
+int assert_android_metric(enum trax_metric m);
+const char *const *assert_android_needs(enum trax_metric m);
+const char *const *assert_android_loads(enum trax_metric m);
+int assert_android_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+			const struct trax_span *w, const struct trax_trace_info *ti,
+			struct trax_value *val, struct trax_error *err);
+
 /* trax_metric_eval() with a shared cache (c must cover utids). */
 int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		       const int *utids, int n, const struct trax_span *span,

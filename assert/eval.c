@@ -81,6 +81,9 @@ char *trax_rules_events(const struct trax_rules *rs)
 			}
 			add_event(&sb, ev);
 		}
+		if (assert_android_metric(r->metric))
+			for (const char *const *e = assert_android_loads(r->metric); *e; e++)
+				add_event(&sb, *e);
 		if (r->window.kind == TRAX_WIN_MARKERS)
 			add_event(&sb, "print");
 		for (int k = 0; k < r->nrequires; k++)
@@ -266,6 +269,19 @@ static char *missing_events(sqlite3 *db, const struct trax_rule *r)
 	if (r->metric == TRAX_METRIC_COUNTER && track_event(r->track) &&
 	    !assert_event_present(db, track_event(r->track)))
 		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", track_event(r->track));
+	if (assert_android_metric(r->metric)) {
+		const char *const *need = assert_android_needs(r->metric);
+		int any = 0;
+
+		for (int i = 0; need[i] && !any; i++)
+			any = assert_event_present(db, need[i]);
+		if (!any && need[0]) {
+			strbuf_addf(&sb, "%s", sb.len ? ", " : "");
+			for (int i = 0; need[i]; i++)
+				strbuf_addf(&sb, "%s%s", i ? (need[i + 1] ? ", " : " or ") : "",
+					    need[i]);
+		}
+	}
 	for (int i = 0; i < r->nrequires; i++)
 		if (!assert_event_present(db, r->requires[i]))
 			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", r->requires[i]);

@@ -1005,6 +1005,8 @@ int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 	case TRAX_METRIC_SQL:
 		return sql_metric(db, r, val, err);
 	default:
+		if (assert_android_metric(r->metric))
+			return assert_android_eval(db, r, utids, n, span, ti, val, err);
 		return trax_error_set(err, TRAX_E_EVAL, "metric %s: not implemented",
 				      trax_metric_name(r->metric));
 	}

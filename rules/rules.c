@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,8 @@ const char *trax_metric_name(enum trax_metric m)
 /* ---- what each metric takes ---- */
 
 enum { K_TASK = 1, K_CPUS = 2, K_STAT = 4, K_ZONE = 8, K_RANGE = 16, K_TRACK = 32, K_FROMTO = 64,
-       K_QUERY = 128, K_LEVEL = 256, K_CPU = 512, K_AGG = 1024 };
+       K_QUERY = 128, K_LEVEL = 256, K_CPU = 512, K_AGG = 1024, K_HEAP = 2048, K_CLIENT = 4096,
+       K_WHERE = 8192, K_TIMELINE = 16384, K_DRIVER = 32768 };
 
 struct metric_spec {
 	unsigned allowed, required;
@@ -53,7 +55,33 @@ static const struct metric_spec specs[TRAX_METRIC__COUNT] = {
 	[TRAX_METRIC_COUNTER] = { K_TRACK | K_ZONE | K_CPU | K_STAT | K_LEVEL, K_TRACK | K_STAT,
 				  TRAX_DIM_COUNT, 1 },
 	[TRAX_METRIC_SQL] = { K_QUERY, K_QUERY, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_ALLOC_COUNT] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_ALLOC_BYTES] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_BYTES, 0 },
+	[TRAX_METRIC_ALLOC_FAILURES] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_ALLOC_FALLBACKS] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_ALLOC_LATENCY] = { K_HEAP | K_CLIENT | K_STAT, 0, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_HEAP_TOTAL] = { K_HEAP | K_STAT, 0, TRAX_DIM_BYTES, 0 },
+	[TRAX_METRIC_KILLS] = { K_WHERE, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_KILL_ORDER] = { K_WHERE, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_FENCE_LATENCY] = { K_TIMELINE | K_DRIVER | K_STAT, 0, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_FENCE_WAIT] = { K_TASK | K_TIMELINE | K_STAT | K_AGG, 0, TRAX_DIM_TIME, 0 },
+	[TRAX_METRIC_FENCE_UNSIGNALED] = { K_TIMELINE | K_DRIVER, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_FENCE_SEQNO] = { K_TIMELINE | K_DRIVER, 0, TRAX_DIM_COUNT, 0 },
+	[TRAX_METRIC_GPU_MEM] = { K_TASK | K_STAT | K_AGG, 0, TRAX_DIM_BYTES, 0 },
 };
+
+/* Metrics whose value is a statistic of a distribution of samples (a time). */
+static int metric_is_distribution(enum trax_metric m)
+{
+	return m == TRAX_METRIC_WAKEUP_LATENCY || m == TRAX_METRIC_ALLOC_LATENCY ||
+	       m == TRAX_METRIC_FENCE_LATENCY || m == TRAX_METRIC_FENCE_WAIT;
+}
+
+/* Metrics whose value is a statistic of a memory counter (bytes). */
+static int metric_is_memory_track(enum trax_metric m)
+{
+	return m == TRAX_METRIC_HEAP_TOTAL || m == TRAX_METRIC_GPU_MEM;
+}
 
 static const struct {
 	const char *key;
@@ -62,6 +90,8 @@ static const struct {
 	{ "task", K_TASK }, { "cpus", K_CPUS }, { "stat", K_STAT }, { "zone", K_ZONE },
 	{ "range", K_RANGE }, { "track", K_TRACK }, { "from", K_FROMTO }, { "to", K_FROMTO },
 	{ "query", K_QUERY }, { "level", K_LEVEL }, { "cpu", K_CPU }, { "aggregate", K_AGG },
+	{ "heap", K_HEAP }, { "client", K_CLIENT }, { "where", K_WHERE },
+	{ "timeline", K_TIMELINE }, { "driver", K_DRIVER },
 	{ NULL, 0 },
 };
 
@@ -674,7 +704,7 @@ enum trax_dim trax_rule_value_dim(const struct trax_rule *r)
 
 	if (r->expect.dim == TRAX_DIM_PERCENT && (sp->percent_ok || r->metric == TRAX_METRIC_DUTY_CYCLE))
 		return TRAX_DIM_PERCENT;
-	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && r->stat == TRAX_STAT_COUNT)
+	if (metric_is_distribution(r->metric) && r->stat == TRAX_STAT_COUNT)
 		return TRAX_DIM_COUNT;
 	if (r->metric == TRAX_METRIC_COUNTER || r->metric == TRAX_METRIC_SQL)
 		return r->expect.dim;
@@ -807,6 +837,102 @@ static int parse_regression(struct ctx *c, json_t *o, struct trax_rule *r)
 	return 0;
 }
 
+/* A string or a list of strings into a NULL-terminated array. */
+static int string_list(struct ctx *c, const char *key, json_t *v, char ***out, int *n)
+{
+	size_t i;
+	json_t *e;
+
+	if (json_is_string(v)) {
+		*out = calloc(2, sizeof(char *));
+		if (!*out)
+			abort();
+		(*out)[(*n)++] = xstrdup(json_string_value(v));
+		return 0;
+	}
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(c, key, "expected a name or a list of names");
+	*out = calloc(json_array_size(v) + 1, sizeof(char *));
+	if (!*out)
+		abort();
+	json_array_foreach(v, i, e) {
+		if (!json_is_string(e))
+			return fail(c, key, "item %zu: expected a name", i);
+		(*out)[(*n)++] = xstrdup(json_string_value(e));
+	}
+	return 0;
+}
+
+/* "where": {"oom_score_adj": "< 200", "reason": [...], "source": "lmkd", "comm": "glob"} */
+static int parse_where(struct ctx *c, json_t *o, struct trax_kill_where *w)
+{
+	const char *k;
+	json_t *v;
+	int ret;
+
+	if (!json_is_object(o) || !json_object_size(o))
+		return fail(c, "where", "expected {\"oom_score_adj\": \"< 200\", \"reason\": ..., "
+			    "\"source\": ..., \"comm\": ...}");
+	json_object_foreach(o, k, v) {
+		if (!strcmp(k, "oom_score_adj")) {
+			char buf[64];
+			const char *text = buf;
+
+			if (json_is_integer(v))
+				snprintf(buf, sizeof(buf), "== %lld", (long long)json_integer_value(v));
+			else if (json_is_string(v))
+				text = json_string_value(v);
+			else
+				return fail(c, "where.oom_score_adj", "expected a condition such as "
+					    "\"< 200\" or a number");
+			ret = parse_expect(c, text, TRAX_DIM_COUNT, 0, &w->adj);
+			if (ret) {
+				/* the message names expect: say where.oom_score_adj */
+				char *m = c->err ? strstr(c->err->msg, ".expect:") : NULL;
+
+				if (m) {
+					struct strbuf sb = STRBUF_INIT;
+
+					strbuf_add(&sb, c->err->msg, m - c->err->msg);
+					strbuf_addf(&sb, ".where.oom_score_adj:%s", m + 8);
+					trax_error_set(c->err, TRAX_E_RULES, "%s", sb.buf);
+					strbuf_release(&sb);
+				}
+				return ret;
+			}
+			if (w->adj.dim != TRAX_DIM_COUNT)
+				return fail(c, "where.oom_score_adj", "oom_score_adj takes no unit");
+			w->has_adj = 1;
+		} else if (!strcmp(k, "reason")) {
+			if ((ret = string_list(c, "where.reason", v, &w->reasons, &w->nreasons)))
+				return ret;
+		} else if (!strcmp(k, "source")) {
+			static const char *const known[] = { "lowmemory_kill", "mark_victim", "lmkd",
+							     NULL };
+
+			if ((ret = string_list(c, "where.source", v, &w->sources, &w->nsources)))
+				return ret;
+			for (int i = 0; i < w->nsources; i++) {
+				int ok = 0;
+
+				for (int j = 0; known[j]; j++)
+					ok |= !strcmp(known[j], w->sources[i]);
+				if (!ok)
+					return fail(c, "where.source", "unknown source \"%s\" "
+						    "(lowmemory_kill, mark_victim, lmkd)", w->sources[i]);
+			}
+		} else if (!strcmp(k, "comm")) {
+			if (!json_is_string(v) || !*json_string_value(v))
+				return fail(c, "where.comm", "expected a name or a glob");
+			w->comm = xstrdup(json_string_value(v));
+		} else {
+			return fail(c, "where", "unknown key \"%s\" (oom_score_adj, reason, source, "
+				    "comm)", k);
+		}
+	}
+	return 0;
+}
+
 static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 		      const struct named_window *wins, int nwins)
 {
@@ -895,12 +1021,36 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 		if ((ret = parse_stat(c, json_string_value(v), r)))
 			return ret;
 	}
-	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && !r->stat)
+	if ((metric_is_distribution(r->metric) || metric_is_memory_track(r->metric)) && !r->stat)
 		r->stat = TRAX_STAT_MAX;
-	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY &&
+	if (metric_is_distribution(r->metric) &&
 	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW ||
 	     r->stat == TRAX_STAT_FIRST || r->stat == TRAX_STAT_LAST))
 		return fail(c, "stat", "not a statistic of a latency distribution");
+	if (metric_is_memory_track(r->metric) && r->stat != TRAX_STAT_MAX &&
+	    r->stat != TRAX_STAT_MIN && r->stat != TRAX_STAT_FIRST && r->stat != TRAX_STAT_LAST)
+		return fail(c, "stat", "a memory total takes max, min, first or last");
+	{
+		static const struct {
+			const char *key;
+			size_t off;
+		} globs[] = {
+			{ "heap", offsetof(struct trax_rule, heap) },
+			{ "client", offsetof(struct trax_rule, client) },
+			{ "timeline", offsetof(struct trax_rule, timeline) },
+			{ "driver", offsetof(struct trax_rule, driver) },
+		};
+
+		for (i = 0; i < (int)(sizeof(globs) / sizeof(globs[0])); i++) {
+			if (!(v = json_object_get(o, globs[i].key)))
+				continue;
+			if (!json_is_string(v) || !*json_string_value(v))
+				return fail(c, globs[i].key, "expected a name or a glob");
+			*(char **)((char *)r + globs[i].off) = xstrdup(json_string_value(v));
+		}
+	}
+	if ((v = json_object_get(o, "where")) && (ret = parse_where(c, v, &r->where)))
+		return ret;
 	if ((v = json_object_get(o, "zone"))) {
 		if (!json_is_string(v) || !*json_string_value(v))
 			return fail(c, "zone", "expected a thermal zone name");
@@ -1047,7 +1197,7 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 
 		if (r->metric == TRAX_METRIC_COUNTER)
 			d = track_dim(r);
-		if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && r->stat == TRAX_STAT_COUNT)
+		if (metric_is_distribution(r->metric) && r->stat == TRAX_STAT_COUNT)
 			d = TRAX_DIM_COUNT;
 		if (r->metric == TRAX_METRIC_COUNTER &&
 		    r->stat != TRAX_STAT_TIME_ABOVE && r->stat != TRAX_STAT_TIME_BELOW)
@@ -1097,6 +1247,19 @@ static void rule_release(struct trax_rule *r)
 	free(r->from_name);
 	free(r->to_name);
 	free(r->query);
+	free(r->heap);
+	free(r->client);
+	free(r->timeline);
+	free(r->driver);
+	free(r->where.adj.text);
+	free(r->where.adj.cpus);
+	for (int i = 0; i < r->where.nreasons; i++)
+		free(r->where.reasons[i]);
+	free(r->where.reasons);
+	for (int i = 0; i < r->where.nsources; i++)
+		free(r->where.sources[i]);
+	free(r->where.sources);
+	free(r->where.comm);
 	free(r->max_increase.text);
 	free(r->max_decrease.text);
 }

@@ -36,7 +36,20 @@ enum trax_dim {
 	_M(BUSY, "busy")                                                               \
 	_M(THERMAL_RESIDENCY, "thermal_residency")                                     \
 	_M(COUNTER, "counter")                                                         \
-	_M(SQL, "sql")
+	_M(SQL, "sql")                                                                 \
+	_M(ALLOC_COUNT, "alloc_count")                                                 \
+	_M(ALLOC_BYTES, "alloc_bytes")                                                 \
+	_M(ALLOC_FAILURES, "alloc_failures")                                           \
+	_M(ALLOC_FALLBACKS, "alloc_fallbacks")                                         \
+	_M(ALLOC_LATENCY, "alloc_latency")                                             \
+	_M(HEAP_TOTAL, "heap_total")                                                   \
+	_M(KILLS, "kills")                                                             \
+	_M(KILL_ORDER, "kill_order")                                                   \
+	_M(FENCE_LATENCY, "fence_latency")                                             \
+	_M(FENCE_WAIT, "fence_wait")                                                   \
+	_M(FENCE_UNSIGNALED, "fence_unsignaled")                                       \
+	_M(FENCE_SEQNO, "fence_seqno_violations")                                      \
+	_M(GPU_MEM, "gpu_mem")
 
 #define _M(e, s) TRAX_METRIC_##e,
 enum trax_metric { TRAX_METRICS TRAX_METRIC__COUNT };
@@ -109,6 +122,15 @@ enum trax_stat { TRAX_STAT_NONE, TRAX_STAT_MIN, TRAX_STAT_MAX, TRAX_STAT_MEAN,
 		 TRAX_STAT_MEDIAN, TRAX_STAT_PCT, TRAX_STAT_COUNT, TRAX_STAT_SUM,
 		 TRAX_STAT_TIME_ABOVE, TRAX_STAT_TIME_BELOW, TRAX_STAT_FIRST, TRAX_STAT_LAST };
 
+/* "where" of the kill metrics: conditions every counted kill meets. */
+struct trax_kill_where {
+	int has_adj;
+	struct trax_threshold adj;	/* oom_score_adj, a count threshold ("< 200") */
+	char **reasons, **sources;	/* any of them; NULL: any */
+	int nreasons, nsources;
+	char *comm;			/* glob, or NULL */
+};
+
 struct trax_rule {
 	int index;			/* position in "rules" */
 	char *id;
@@ -139,6 +161,9 @@ struct trax_rule {
 	int nfrom, nto;
 	char *from_name, *to_name;
 	char *query;			/* sql */
+	char *heap, *client;		/* alloc metrics, heap_total: globs, or NULL */
+	char *timeline, *driver;	/* fence metrics: globs, or NULL */
+	struct trax_kill_where where;	/* kills, kill_order */
 	int buffer;
 	struct trax_tolerance max_increase, max_decrease;	/* "regression" */
 };

@@ -1,0 +1,536 @@
+/* assert/android.c: the Android metrics: allocations, heap totals, kills, fences, GPU memory. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fnmatch.h>
+
+#include "assert/assert.h"
+#include "assert/assert-local.h"
+#include "util/strbuf.h"
+
+/*
+ * Every metric reads the derived tables of parse/android.c (doc/db.md), rows of the rule's
+ * buffer whose time is in the window: allocation attempts by their start, kills by their time,
+ * fence latencies by their signal, waits by their start, unsignaled fences by their creation.
+ * Definitions with examples: doc/rules.md.
+ */
+
+int assert_android_metric(enum trax_metric m)
+{
+	return m >= TRAX_METRIC_ALLOC_COUNT && m < TRAX_METRIC__COUNT;
+}
+
+/* Events one of which the trace must hold (else the rule is SKIPPED). */
+const char *const *assert_android_needs(enum trax_metric m)
+{
+	static const char *const ion[] = { "ion_alloc_buffer_start", "ion_alloc_buffer_end",
+					   "ion_alloc_buffer_fail", "ion_stat", "dma_heap_stat",
+					   NULL };
+	static const char *const fail[] = { "ion_alloc_buffer_fail", "ion_alloc_buffer_fallback",
+					    NULL };
+	static const char *const lat[] = { "ion_alloc_buffer_start", NULL };
+	static const char *const heap[] = { "ion_heap_grow", "ion_heap_shrink", "ion_stat",
+					    "dma_heap_stat", NULL };
+	static const char *const kills[] = { "lowmemory_kill", "mark_victim", "print", NULL };
+	static const char *const signal[] = { "dma_fence_signaled", "fence_signaled",
+					      "sync_timeline", "print", NULL };
+	static const char *const wait[] = { "dma_fence_wait_start", "fence_wait_start",
+					    "sync_wait", "print", NULL };
+	static const char *const made[] = { "dma_fence_init", "dma_fence_emit", "fence_init",
+					    "fence_emit", "sync_pt", NULL };
+	static const char *const seq[] = { "dma_fence_signaled", "fence_signaled", NULL };
+	static const char *const gpu[] = { "gpu_mem_total", NULL };
+	static const char *const none[] = { NULL };
+
+	switch (m) {
+	case TRAX_METRIC_ALLOC_COUNT:
+	case TRAX_METRIC_ALLOC_BYTES: return ion;
+	case TRAX_METRIC_ALLOC_FAILURES: return fail;
+	case TRAX_METRIC_ALLOC_FALLBACKS: return fail + 1;
+	case TRAX_METRIC_ALLOC_LATENCY: return lat;
+	case TRAX_METRIC_HEAP_TOTAL: return heap;
+	case TRAX_METRIC_KILLS:
+	case TRAX_METRIC_KILL_ORDER: return kills;
+	case TRAX_METRIC_FENCE_LATENCY: return signal;
+	case TRAX_METRIC_FENCE_WAIT: return wait;
+	case TRAX_METRIC_FENCE_UNSIGNALED: return made;
+	case TRAX_METRIC_FENCE_SEQNO: return seq;
+	case TRAX_METRIC_GPU_MEM: return gpu;
+	default: return none;
+	}
+}
+
+/* Events to load for a metric (its needs plus what names and oom_score_adj come from). */
+const char *const *assert_android_loads(enum trax_metric m)
+{
+	static const char *const ion[] = { "ion_alloc_buffer_start", "ion_alloc_buffer_end",
+					   "ion_alloc_buffer_fail", "ion_alloc_buffer_fallback",
+					   "ion_stat", "dma_heap_stat", "ion_heap_grow",
+					   "ion_heap_shrink", "sched_process_exec", "task_rename",
+					   NULL };
+	static const char *const kills[] = { "lowmemory_kill", "mark_victim", "print",
+					     "oom_score_adj_update", "task_newtask", "task_rename",
+					     "sched_process_fork", "sched_process_exec",
+					     "sched_process_exit", "sched_switch", NULL };
+	static const char *const fences[] = { "dma_fence_init", "dma_fence_emit",
+					      "dma_fence_enable_signal", "dma_fence_signaled",
+					      "dma_fence_destroy", "dma_fence_wait_start",
+					      "dma_fence_wait_end", "fence_init", "fence_emit",
+					      "fence_enable_signal", "fence_signaled", "fence_destroy",
+					      "fence_wait_start", "fence_wait_end",
+					      "fence_annotate_wait_on", "sync_wait", "sync_pt",
+					      "sync_timeline", "print", "sched_switch",
+					      "sched_process_fork", "sched_process_exec", "task_newtask",
+					      "task_rename", NULL };
+	static const char *const gpu[] = { "gpu_mem_total", "sched_switch", "sched_process_fork",
+					   "sched_process_exec", "task_newtask", "task_rename", NULL };
+
+	switch (m) {
+	case TRAX_METRIC_KILLS:
+	case TRAX_METRIC_KILL_ORDER: return kills;
+	case TRAX_METRIC_FENCE_LATENCY:
+	case TRAX_METRIC_FENCE_WAIT:
+	case TRAX_METRIC_FENCE_UNSIGNALED:
+	case TRAX_METRIC_FENCE_SEQNO: return fences;
+	case TRAX_METRIC_GPU_MEM: return gpu;
+	default: return ion;
+	}
+}
+
+/* ---- helpers ---- */
+
+static void reason(struct trax_value *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void reason(struct trax_value *val, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val->reason, sizeof(val->reason), fmt, ap);
+	va_end(ap);
+}
+
+static int db_fail(sqlite3 *db, struct trax_error *err, const char *what)
+{
+	return trax_error_set(err, TRAX_E_DB, "%s: %s", what, sqlite3_errmsg(db));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The rule's statistic over n samples (sorted here). */
+static void samples_stat(const struct trax_rule *r, double *x, int n, struct trax_value *val,
+			 const char *what)
+{
+	double sum = 0;
+
+	if (r->stat == TRAX_STAT_COUNT) {
+		val->defined = 1;
+		val->v = n;
+		return;
+	}
+	if (!n) {
+		reason(val, "no %s in the window", what);
+		return;
+	}
+	qsort(x, n, sizeof(double), cmp_double);
+	for (int i = 0; i < n; i++)
+		sum += x[i];
+	val->defined = 1;
+	switch (r->stat) {
+	case TRAX_STAT_MIN: val->v = x[0]; break;
+	case TRAX_STAT_SUM: val->v = sum; break;
+	case TRAX_STAT_MEAN: val->v = sum / n; break;
+	case TRAX_STAT_MEDIAN: val->v = assert_percentile(x, n, 50); break;
+	case TRAX_STAT_PCT: val->v = assert_percentile(x, n, r->pct); break;
+	default: val->v = x[n - 1]; break;
+	}
+}
+
+/* Bind the usual parameters by name: :s :e (window), :b (buffer), :g1 :g2 (globs). */
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql, const struct trax_rule *r,
+			     const struct trax_span *w, const char *g1, const char *g2)
+{
+	sqlite3_stmt *st = NULL;
+	int i;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	if ((i = sqlite3_bind_parameter_index(st, ":s")))
+		sqlite3_bind_int64(st, i, w->start);
+	if ((i = sqlite3_bind_parameter_index(st, ":e")))
+		sqlite3_bind_int64(st, i, w->end);
+	if ((i = sqlite3_bind_parameter_index(st, ":b")))
+		sqlite3_bind_int(st, i, r->buffer);
+	if ((i = sqlite3_bind_parameter_index(st, ":g1"))) {
+		if (g1)
+			sqlite3_bind_text(st, i, g1, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, i);
+	}
+	if ((i = sqlite3_bind_parameter_index(st, ":g2"))) {
+		if (g2)
+			sqlite3_bind_text(st, i, g2, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, i);
+	}
+	return st;
+}
+
+/* The first column of a one-row query as a double (NULL: 0). */
+static int scalar(sqlite3 *db, const char *sql, const struct trax_rule *r,
+		  const struct trax_span *w, const char *g1, const char *g2, double *out,
+		  struct trax_error *err)
+{
+	sqlite3_stmt *st = prepare(db, sql, r, w, g1, g2);
+	int rc;
+
+	if (!st)
+		return db_fail(db, err, "reading alloc");
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(db, err, "reading alloc");
+	return 0;
+}
+
+/* Every first-column value of a query as samples. */
+static int column(sqlite3 *db, sqlite3_stmt *st, double **x, int *n, struct trax_error *err)
+{
+	int cap = 0, rc;
+
+	*x = NULL;
+	*n = 0;
+	if (!st)
+		return db_fail(db, err, "reading samples");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			*x = realloc(*x, cap * sizeof(double));
+			if (!*x)
+				abort();
+		}
+		(*x)[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*x);
+		*x = NULL;
+		return db_fail(db, err, "reading samples");
+	}
+	return 0;
+}
+
+/* ---- allocations ---- */
+
+#define ALLOC_WHERE "buffer = :b AND ts >= :s AND ts <= :e AND (:g1 IS NULL OR heap GLOB :g1) " \
+	"AND (:g2 IS NULL OR client GLOB :g2)"
+/* a request that succeeded: an ION attempt that did not fall back, a heap stat's allocation */
+#define ALLOC_OK "((source = 'ion' AND ok = 1) OR (source IN ('ion_stat', 'dma_heap_stat') " \
+	"AND len > 0))"
+
+static int alloc_metric(sqlite3 *db, const struct trax_rule *r, const struct trax_span *w,
+			struct trax_value *val, struct trax_error *err)
+{
+	const char *sql = NULL;
+	double *x = NULL;
+	int n, ret;
+
+	switch (r->metric) {
+	case TRAX_METRIC_ALLOC_COUNT:
+		sql = "SELECT count(*) FROM alloc WHERE " ALLOC_WHERE " AND (" ALLOC_OK
+		      " OR source = 'ion_fail')";
+		break;
+	case TRAX_METRIC_ALLOC_BYTES:
+		sql = "SELECT total(len) FROM alloc WHERE " ALLOC_WHERE " AND " ALLOC_OK;
+		break;
+	case TRAX_METRIC_ALLOC_FAILURES:
+		sql = "SELECT count(*) FROM alloc WHERE " ALLOC_WHERE " AND source = 'ion_fail'";
+		break;
+	case TRAX_METRIC_ALLOC_FALLBACKS:
+		sql = "SELECT count(*) FROM alloc WHERE " ALLOC_WHERE " AND source = 'ion' AND "
+		      "fallback = 1";
+		break;
+	default:
+		break;
+	}
+	if (sql) {
+		ret = scalar(db, sql, r, w, r->heap, r->client, &val->v, err);
+		val->defined = !ret;
+		return ret;
+	}
+	ret = column(db, prepare(db, "SELECT dur FROM alloc WHERE " ALLOC_WHERE " AND source IN "
+				 "('ion', 'ion_fail') AND dur IS NOT NULL", r, w, r->heap,
+				 r->client), &x, &n, err);
+	if (ret)
+		return ret;
+	samples_stat(r, x, n, val, "ION allocation with a start and an end");
+	free(x);
+	return 0;
+}
+
+/*
+ * A memory total's statistic in the window over the tracks the query lists (id): each sample
+ * holds until the next; the value at the window start is the last sample before it. Several
+ * tracks: the largest statistic (the smallest for min).
+ */
+static int total_metric(sqlite3 *db, const struct trax_rule *r, sqlite3_stmt *tracks,
+			const struct trax_span *w, struct trax_value *val, const char *what,
+			struct trax_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ntracks = 0, rc;
+
+	if (!tracks)
+		return db_fail(db, err, "reading track");
+	if (sqlite3_prepare_v2(db, "SELECT ts, value FROM counter WHERE track_id = ?1 AND ts <= ?3 "
+			       "AND ts >= coalesce((SELECT max(ts) FROM counter WHERE track_id = ?1 "
+			       "AND ts <= ?2), ?2) ORDER BY ts", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(tracks);
+		return db_fail(db, err, "reading counter");
+	}
+	while ((rc = sqlite3_step(tracks)) == SQLITE_ROW) {
+		int have = 0;
+		double first = 0, last = 0, mn = 0, mx = 0, v;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 1, sqlite3_column_int(tracks, 0));
+		sqlite3_bind_int64(st, 2, w->start);
+		sqlite3_bind_int64(st, 3, w->end);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			double x = sqlite3_column_double(st, 1);
+
+			if (!have)
+				first = mn = mx = x;
+			have = 1;
+			last = x;
+			mn = x < mn ? x : mn;
+			mx = x > mx ? x : mx;
+		}
+		if (!have)
+			continue;
+		v = r->stat == TRAX_STAT_MIN ? mn : r->stat == TRAX_STAT_FIRST ? first :
+		    r->stat == TRAX_STAT_LAST ? last : mx;
+		if (!ntracks++ || (r->stat == TRAX_STAT_MIN ? v < val->v : v > val->v))
+			val->v = v;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(tracks);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "reading track");
+	if (ntracks)
+		val->defined = 1;
+	else
+		reason(val, "no %s sample holds in the window", what);
+	return 0;
+}
+
+/* ---- kills ---- */
+
+static int in_list(char **list, int n, const char *s)
+{
+	if (!n)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (s && !strcmp(list[i], s))
+			return 1;
+	return 0;
+}
+
+static int kill_metric(sqlite3 *db, const struct trax_rule *r, const struct trax_span *w,
+		       struct trax_value *val, struct trax_error *err)
+{
+	const struct trax_kill_where *wh = &r->where;
+	sqlite3_stmt *st = prepare(db, "SELECT ts, pid, comm, oom_score_adj, reason, source FROM "
+				   "kill WHERE buffer = :b AND ts >= :s AND ts <= :e ORDER BY ts",
+				   r, w, NULL, NULL);
+	struct strbuf unknown = STRBUF_INIT;
+	int count = 0, nunknown = 0, disorder = 0, have_min = 0, rc;
+	double min_adj = 0;
+
+	if (!st)
+		return db_fail(db, err, "reading kill");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+		const char *why = (const char *)sqlite3_column_text(st, 4);
+		const char *src = (const char *)sqlite3_column_text(st, 5);
+		int has_adj = sqlite3_column_type(st, 3) != SQLITE_NULL;
+		double adj = sqlite3_column_double(st, 3);
+
+		if (!in_list(wh->reasons, wh->nreasons, why) ||
+		    !in_list(wh->sources, wh->nsources, src) ||
+		    (wh->comm && (!comm || fnmatch(wh->comm, comm, 0))))
+			continue;
+		if ((wh->has_adj || r->metric == TRAX_METRIC_KILL_ORDER) && !has_adj) {
+			if (nunknown++ < 3)
+				strbuf_addf(&unknown, "%s%s pid %lld at %.6f s", unknown.len ? ", " : "",
+					    comm ? comm : "?", (long long)sqlite3_column_int64(st, 1),
+					    sqlite3_column_int64(st, 0) / 1e9);
+			continue;
+		}
+		if (wh->has_adj && !trax_threshold_met(&wh->adj, adj))
+			continue;
+		count++;
+		if (have_min && adj > min_adj)
+			disorder++;
+		if (!have_min || adj < min_adj)
+			min_adj = adj;
+		have_min = 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		strbuf_release(&unknown);
+		return db_fail(db, err, "reading kill");
+	}
+	if (nunknown) {
+		reason(val, "%d kill%s of unknown oom_score_adj (%s%s): cannot tell whether %s",
+		       nunknown, nunknown == 1 ? "" : "s", unknown.buf, nunknown > 3 ? ", ..." : "",
+		       r->metric == TRAX_METRIC_KILL_ORDER ? "the order holds" :
+		       "they meet the condition");
+	} else {
+		val->defined = 1;
+		val->v = r->metric == TRAX_METRIC_KILL_ORDER ? disorder : count;
+	}
+	strbuf_release(&unknown);
+	return 0;
+}
+
+/* ---- fences ---- */
+
+#define FENCE_FILTER "buffer = :b AND (:g1 IS NULL OR timeline GLOB :g1) AND " \
+	"(:g2 IS NULL OR driver GLOB :g2)"
+
+static int fence_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+			const struct trax_span *w, struct trax_value *val, struct trax_error *err)
+{
+	sqlite3_stmt *st;
+	double *x = NULL;
+	int nx, ret, rc;
+
+	switch (r->metric) {
+	case TRAX_METRIC_FENCE_LATENCY:
+		ret = column(db, prepare(db, "SELECT signal_ts - coalesce(emit_ts, init_ts) FROM "
+					 "fence WHERE " FENCE_FILTER " AND signal_ts >= :s AND "
+					 "signal_ts <= :e AND coalesce(emit_ts, init_ts) IS NOT NULL",
+					 r, w, r->timeline, r->driver), &x, &nx, err);
+		if (ret)
+			return ret;
+		samples_stat(r, x, nx, val, "signaled fence with a known start");
+		free(x);
+		return 0;
+	case TRAX_METRIC_FENCE_WAIT: {
+		struct strbuf sql = STRBUF_INIT;
+
+		strbuf_adds(&sql, "SELECT dur FROM fence_wait WHERE buffer = :b AND ts >= :s AND "
+			    "ts <= :e AND (:g1 IS NULL OR name GLOB :g1)");
+		if (n) {
+			strbuf_adds(&sql, " AND utid IN (");
+			for (int i = 0; i < n; i++)
+				strbuf_addf(&sql, "%s%d", i ? "," : "", utids[i]);
+			strbuf_adds(&sql, ")");
+		}
+		ret = column(db, prepare(db, sql.buf, r, w, r->timeline, NULL), &x, &nx, err);
+		strbuf_release(&sql);
+		if (ret)
+			return ret;
+		samples_stat(r, x, nx, val, "fence wait");
+		free(x);
+		return 0;
+	}
+	case TRAX_METRIC_FENCE_UNSIGNALED:
+		ret = scalar(db, "SELECT count(*) FROM fence WHERE " FENCE_FILTER " AND signal_ts IS "
+			     "NULL AND coalesce(init_ts, emit_ts, enable_ts) >= :s AND "
+			     "coalesce(init_ts, emit_ts, enable_ts) <= :e", r, w, r->timeline,
+			     r->driver, &val->v, err);
+		val->defined = !ret;
+		return ret;
+	case TRAX_METRIC_FENCE_SEQNO: {
+		int64_t ctx = 0, max = 0;
+		int first = 1, bad = 0;
+
+		st = prepare(db, "SELECT context, seqno FROM fence WHERE " FENCE_FILTER " AND "
+			     "context IS NOT NULL AND signal_ts >= :s AND signal_ts <= :e ORDER BY "
+			     "context, signal_ts, seqno", r, w, r->timeline, r->driver);
+		if (!st)
+			return db_fail(db, err, "reading fence");
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t c = sqlite3_column_int64(st, 0), s = sqlite3_column_int64(st, 1);
+
+			if (first || c != ctx) {
+				ctx = c;
+				max = s;
+				first = 0;
+				continue;
+			}
+			if (s < max)
+				bad++;
+			else
+				max = s;
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(db, err, "reading fence");
+		val->defined = 1;
+		val->v = bad;
+		return 0;
+	}
+	default:
+		return trax_error_set(err, TRAX_E_EVAL, "metric %s: not a fence metric",
+				      trax_metric_name(r->metric));
+	}
+}
+
+int assert_android_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+			const struct trax_span *w, const struct trax_trace_info *ti,
+			struct trax_value *val, struct trax_error *err)
+{
+	(void)ti;
+	switch (r->metric) {
+	case TRAX_METRIC_ALLOC_COUNT:
+	case TRAX_METRIC_ALLOC_BYTES:
+	case TRAX_METRIC_ALLOC_FAILURES:
+	case TRAX_METRIC_ALLOC_FALLBACKS:
+	case TRAX_METRIC_ALLOC_LATENCY:
+		return alloc_metric(db, r, w, val, err);
+	case TRAX_METRIC_HEAP_TOTAL:
+		return total_metric(db, r, prepare(db, "SELECT id FROM track WHERE buffer = :b AND "
+					      "((name = 'ion_heap_total' AND (:g1 IS NULL OR zone "
+					      "GLOB :g1)) OR (:g1 IS NULL AND name IN ('ion_total', "
+					      "'dma_heap_total')))", r, w, r->heap, NULL), w, val,
+				    r->heap ? "heap total of that heap" : "heap total", err);
+	case TRAX_METRIC_GPU_MEM: {
+		struct strbuf sql = STRBUF_INIT;
+		int ret;
+
+		strbuf_adds(&sql, "SELECT id FROM track WHERE buffer = :b AND name = "
+			    "'gpu_mem_total' AND ");
+		if (!n) {
+			strbuf_adds(&sql, "utid IS NULL");
+		} else {
+			/* the process of each selected thread: its tgid's track */
+			strbuf_adds(&sql, "utid IN (SELECT p.utid FROM thread p JOIN thread t ON "
+				    "p.pid = coalesce(t.tgid, t.pid) WHERE t.utid IN (");
+			for (int i = 0; i < n; i++)
+				strbuf_addf(&sql, "%s%d", i ? "," : "", utids[i]);
+			strbuf_adds(&sql, "))");
+		}
+		ret = total_metric(db, r, prepare(db, sql.buf, r, w, NULL, NULL), w, val,
+				   n ? "GPU memory of the task's process" : "global GPU memory", err);
+		strbuf_release(&sql);
+		return ret;
+	}
+	case TRAX_METRIC_KILLS:
+	case TRAX_METRIC_KILL_ORDER:
+		return kill_metric(db, r, w, val, err);
+	default:
+		return fence_metric(db, r, utids, n, w, val, err);
+	}
+}
