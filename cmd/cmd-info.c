@@ -38,6 +38,49 @@ static double secs(const char *ns)
 	return ns ? strtoull(ns, NULL, 10) / 1e9 : 0;
 }
 
+/* Android derived tables (doc/db.md) when they have rows, and what could not be read. */
+static void info_android(sqlite3 *db)
+{
+	static const char *const q[][2] = {
+		{ "slices (atrace B/E, S/F)", "SELECT count(*) FROM slice" },
+		{ "instants (markers)", "SELECT count(*) FROM instant" },
+		{ "atrace counters", "SELECT count(*) FROM counter JOIN track ON track.id = "
+		  "counter.track_id WHERE track.kind = 'atrace'" },
+		{ "kills", "SELECT count(*) FROM kill" },
+		{ "allocations (alloc)", "SELECT count(*) FROM alloc" },
+		{ "fences", "SELECT count(*) FROM fence" },
+		{ "fence waits", "SELECT count(*) FROM fence_wait" },
+	};
+	sqlite3_stmt *st = NULL;
+	int first = 1;
+
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (sqlite3_prepare_v2(db, q[i][1], -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0) {
+			if (first)
+				printf("android:\n");
+			first = 0;
+			printf("  %-40s %12lld\n", q[i][0], (long long)sqlite3_column_int64(st, 0));
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT kind, count(*), min(ts) FROM anomaly GROUP BY kind "
+			       "ORDER BY 2 DESC, 1", -1, &st, NULL) == SQLITE_OK) {
+		first = 1;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (first)
+				printf("malformed or unpaired (anomaly table):\n");
+			first = 0;
+			printf("  %-40s %12lld  first at %.6f s\n",
+			       (const char *)sqlite3_column_text(st, 0),
+			       (long long)sqlite3_column_int64(st, 1),
+			       sqlite3_column_int64(st, 2) / 1e9);
+		}
+	}
+	sqlite3_finalize(st);
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -146,6 +189,8 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	sqlite3_finalize(st);
+
+	info_android(db);
 
 	printf("lost events:");
 	first = 1;
