@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ struct dat {
 	struct tracecmd_input **handles;	/* buffers with data */
 	int nhandles;
 	struct tep_handle *tep;			/* of the first buffer */
+	unsigned int page_size;			/* from the file header */
 	struct dtype ***types;			/* [handle][tep event id] */
 	int *ntypes;
 	struct ld_val *vals;
@@ -65,6 +67,7 @@ struct dat {
 
 struct dat_header {
 	int version;
+	unsigned int page_size;		/* of the ring buffer pages; 0 when unknown */
 	char compression[32];
 };
 
@@ -95,7 +98,16 @@ static int read_header(const char *path, struct dat_header *h, struct trax_error
 				      "%s: unsupported trace.dat version '%s'", path, v);
 	}
 	/* magic(10) "7\0" endian(1) long size(1) page size(4), then compression "name\0ver\0" */
-	off = 10 + strlen((char *)buf + 10) + 1 + 1 + 1 + 4;
+	off = 10 + strlen((char *)buf + 10) + 1;
+	if (off + 6 <= (size_t)n) {
+		uint32_t ps;
+
+		memcpy(&ps, buf + off + 2, 4);
+		if (buf[off] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+			ps = __builtin_bswap32(ps);
+		h->page_size = ps;
+	}
+	off += 1 + 1 + 4;
 	if (h->version >= 7 && off < (size_t)n)
 		snprintf(h->compression, sizeof(h->compression), "%s", (char *)buf + off);
 	for (char *c = h->compression; *c; c++)
@@ -406,6 +418,19 @@ static int is_message_event(const struct dtype *dt)
 	       (!strcmp(dt->t->name, "bprint") || !strcmp(dt->t->name, "bputs"));
 }
 
+/*
+ * A record must lie in its ring-buffer page: a corrupt length would have the decoder read
+ * past the page libtracecmd mapped.
+ */
+static int record_outside_page(unsigned long long psize, const struct tep_record *r)
+{
+	if (r->size < 0 || r->record_size < r->size)
+		return 1;
+	if (!psize || (psize & (psize - 1)))
+		return 0;
+	return (r->offset & (psize - 1)) + (unsigned long long)r->record_size > psize;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
 {
 	struct dat *D = arg;
@@ -419,6 +444,12 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (b == D->nhandles)
 		b = 0;
 	cpu = r->cpu;
+	if (record_outside_page(D->page_size, r)) {
+		D->err = trax_error_set(ld_error(D->L), TRAX_E_FORMAT,
+					"%s: corrupt trace data: a record of %d bytes on CPU %d "
+					"crosses its page", D->path, r->record_size, cpu);
+		return 1;
+	}
 	ld_seen(D->L, b, cpu, r->ts);
 	if (r->missed_events)
 		ld_lost(D->L, r->ts, cpu, b, r->missed_events > 0 ? r->missed_events : -1);
@@ -568,6 +599,7 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	ret = read_header(path, &hdr, err);
 	if (ret)
 		return ret;
+	D.page_size = hdr.page_size;
 	if (hdr.compression[0] && strcmp(hdr.compression, "none") &&
 	    strcmp(hdr.compression, "zstd"))
 		return trax_error_set(err, TRAX_E_UNSUPPORTED,

@@ -233,11 +233,14 @@ rm -f "$out/ceiling.db"
 
 if [ "${TRAX_BENCH_PERF:-0}" = 1 ] && command -v perf >/dev/null; then
 	echo
-	echo "== perf: trax load big-v6.dat (self time, top 25)"
+	echo "== perf: trax load big-v6.dat (self time by library, then the top 25 symbols)"
 	perf record -q -g -o "$tmpd/perf.data" -- "$trax" load "$out/big-v6.dat" \
 		-o "$tmpd/perf.db" >/dev/null 2>&1 || true
-	perf report -i "$tmpd/perf.data" --stdio --no-children --sort dso,symbol 2>/dev/null |
-		grep -E '^ +[0-9.]+%' | head -25
+	{ perf report -i "$tmpd/perf.data" --stdio --no-children --sort dso 2>/dev/null |
+		grep -E '^ +[0-9.]+%' | head -8; } || true
+	echo "-- by symbol"
+	{ perf report -i "$tmpd/perf.data" --stdio --no-children --sort dso,symbol 2>/dev/null |
+		grep -E '^ +[0-9.]+%' | head -25; } || true
 fi
 
 echo

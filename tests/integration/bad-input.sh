@@ -94,6 +94,13 @@ if [ -n "$cpu0" ]; then
 	cut_file "$V6" $((o + s / 2)) "$TMP/cut-cpu.dat"
 	bad "load: v6 cut inside the first CPU's data (at $((o + s / 2)))" "$TMP/cut-cpu.dat" \
 		"truncated.*CPU" "$TRAX" load "$TMP/cut-cpu.dat" -o @OUT@/x.db
+	# the first event of that CPU's first page (after the page's 16-byte header) gets a
+	# 32-bit length field (type_len 0) of 16 MiB: a record running far past its page
+	cp "$V6" "$TMP/bad-record.dat"
+	printf '\x00\x00\x00\x00\xf0\xff\xff\x00' |
+		dd of="$TMP/bad-record.dat" bs=1 seek=$((o + 16)) conv=notrunc status=none
+	bad "load: v6 with a record whose length runs past its page" "$TMP/bad-record.dat" \
+		"corrupt trace data.*record" "$TRAX" load "$TMP/bad-record.dat" -o @OUT@/x.db
 else
 	skip "load: v6 cut inside a CPU's data" "trace-cmd dump --flyrecord gave no CPU offsets"
 fi
