@@ -444,7 +444,9 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (b == D->nhandles)
 		b = 0;
 	cpu = r->cpu;
-	if (record_outside_page(D->page_size, r)) {
+	/* a buffer's own page size (sub-buffers) when libtraceevent knows it, else the file's */
+	if (record_outside_page(D->page_size > (unsigned int)tep_get_page_size(tep) ?
+				D->page_size : (unsigned int)tep_get_page_size(tep), r)) {
 		D->err = trax_error_set(ld_error(D->L), TRAX_E_FORMAT,
 					"%s: corrupt trace data: a record of %d bytes on CPU %d "
 					"crosses its page", D->path, r->record_size, cpu);
