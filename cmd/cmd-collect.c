@@ -168,10 +168,11 @@ int cmd_collect(int argc, char **argv)
 	ret = trax_capture_run(cap, &err);
 	st = trax_capture_get_stats(cap);
 	if (!ret) {
-		printf("%s: %d CPUs, %d event types, %llu events in %.1f s (%.0f/s), %.1f MB; ",
-		       st->output, st->ncpus, st->nevents, (unsigned long long)st->events,
-		       st->seconds, st->seconds > 0 ? st->events / st->seconds : 0.0,
-		       st->bytes / 1048576.0);
+		printf("%s: %d CPUs, %d event types, %llu events", st->output, st->ncpus,
+		       st->nevents, (unsigned long long)st->events);
+		if (st->seconds > 0)
+			printf(" in %.1f s (%.0f/s)", st->seconds, st->events / st->seconds);
+		printf(", %.1f MB; ", st->bytes / 1048576.0);
 		if (st->overrun + st->commit_overrun + st->dropped + st->marked_lost)
 			printf("%llu events lost\n", (unsigned long long)(st->overrun +
 			       st->commit_overrun + st->dropped));

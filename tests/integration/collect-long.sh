@@ -4,7 +4,7 @@
 # nothing: the drain keeps up, and the trace holds hundreds of times what the buffers hold.
 # Checked with libtracecmd (datstat) and trace-cmd. (At stress-ng's top rate, about 850000
 # events a second here, this 2-CPU VM loses ~0.1 % even with 1 MB buffers: the host takes the
-# reader's vCPU away for tens of milliseconds; see doc/man/trax-collect.1, LOSS.)
+# reader's vCPU away for tens of milliseconds; see doc/man/trax-collect.1, "Lost events".)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/collect-lib.bash"
 if [ "$TRAX_SAN" = 1 ]; then
