@@ -635,8 +635,19 @@ int text_split_payload(const char *ev, int evlen, const char *p, int len, struct
 		kv[0] = (struct text_kv){ "buf", 3, p, len, 0 };
 		return 1;
 	} else if (span_eq(ev, evlen, "print")) {
+		int hex = 0;
+
 		if (starts_with(p, len, "ip="))
 			return text_split_kv(p, len, kv, max, "buf", NULL);
+		/* 3.4 kernels print "%08lx %s": the ip in hex, a blank, the message */
+		while (hex < len && hex < 16 && ((p[hex] >= '0' && p[hex] <= '9') ||
+						 (p[hex] >= 'a' && p[hex] <= 'f')))
+			hex++;
+		if ((hex == 8 || hex == 16) && hex < len && p[hex] == ' ') {
+			kv[0] = (struct text_kv){ "ip", 2, p, hex, 0 };
+			kv[1] = (struct text_kv){ "buf", 3, p + hex + 1, len - hex - 1, 0 };
+			return 2;
+		}
 		return split_message(p, len, kv, "buf", 0);
 	} else if (span_eq(ev, evlen, "bprint")) {
 		if (starts_with(p, len, "ip="))
@@ -845,7 +856,7 @@ static const struct bfield f_cdev[] = {
 	{ "type", BF_STR, NULL }, { "target", BF_UNS, NULL }, END,
 };
 static const struct bfield f_print[] = {
-	{ "ip", BF_UNS, NULL }, { "buf", BF_STR, NULL }, END,
+	{ "ip", BF_UNS | BF_HEX, NULL }, { "buf", BF_STR, NULL }, END,
 };
 static const struct bfield f_bprint[] = {
 	{ "ip", BF_UNS, NULL }, { "fmt", BF_UNS, NULL }, { "buf", BF_ARRAY, NULL }, END,

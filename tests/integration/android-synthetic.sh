@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# tests/integration/android-synthetic.sh: synthetic traces from the real Android event formats.
+#
+# For each device dump of ../shared/traces/android/formats (3.4 to 5.10 kernels; the 64-bit ones
+# with perfetto's synthetic formats added), tools/gen-android writes a trace.dat whose records
+# follow those formats byte for byte, its text twin and the known answers (.expect). The twin
+# must be exactly what `trace-cmd report` prints for the trace.dat (so the generator's layout
+# and trax's readers cannot share a misreading); then trax loads both, and every derived row
+# (slice, instant, atrace counters, kill, alloc, heap totals, GPU memory, fence, fence_wait,
+# anomalies) must equal the known answers, from the trace.dat and from the text alike.
+. "$(dirname "$0")/../lib.sh"
+
+F=$TRACES/android/formats
+gen=${TRAX_BUILD:-$TOP/build}/tools/gen-android
+need_shared "$F" "Android format dumps" || finish
+if [ ! -x "$gen" ]; then
+	skip "synthetic Android traces" "$gen not built"
+	finish
+fi
+
+# A time column as seconds with 6 decimals, '' when NULL.
+t() { echo "CASE WHEN $1 IS NULL THEN '' ELSE printf('%.6f', $1 / 1e9) END"; }
+
+# What the derived tables hold, in the .expect form (KIND|values), sorted.
+rows() { # db
+	local db=$1
+	{
+	q "$db" "SELECT 'slice' AS k, $(t ts) AS a, dur / 1000 AS b, name AS c, depth AS d
+		FROM slice"
+	q "$db" "SELECT 'counter' AS k, t.name AS a, th.pid AS b, c.value AS c FROM counter c
+		JOIN track t ON t.id = c.track_id JOIN thread th ON th.utid = t.utid
+		WHERE t.kind = 'atrace'"
+	q "$db" "SELECT 'counter' AS k, t.name AS a, t.zone AS b, (SELECT value FROM counter
+		WHERE track_id = t.id ORDER BY ts LIMIT 1) AS c, (SELECT value FROM counter WHERE
+		track_id = t.id ORDER BY ts DESC LIMIT 1) AS d FROM track t
+		WHERE t.name = 'sync_timeline'"
+	q "$db" "SELECT 'instant' AS k, $(t ts) AS a, name AS b, coalesce(track, '') AS c
+		FROM instant"
+	q "$db" "SELECT 'fence_wait' AS k, $(t ts) AS a, dur / 1000 AS b, coalesce(context, '')
+		AS c, coalesce(seqno, '') AS d, source AS e, coalesce(name, '') AS f FROM fence_wait"
+	q "$db" "SELECT 'fence' AS k, driver AS a, timeline AS b, coalesce(context, '') AS c,
+		seqno AS d, $(t init_ts) AS e, $(t emit_ts) AS f, $(t enable_ts) AS g,
+		$(t signal_ts) AS h, $(t destroy_ts) AS i FROM fence"
+	q "$db" "SELECT 'waits_on' AS k, context AS a, seqno AS b, waits_on_context AS c,
+		waits_on_seqno AS d FROM fence WHERE waits_on_context IS NOT NULL"
+	q "$db" "SELECT 'kill' AS k, $(t ts) AS a, source AS b, pid AS c,
+		coalesce(oom_score_adj, '') AS d, reason AS e, coalesce(min_adj, '') AS f FROM kill"
+	q "$db" "SELECT 'alloc' AS k, $(t ts) AS a, coalesce(dur / 1000, '') AS b, source AS c,
+		coalesce(heap, '') AS d, coalesce(client, '') AS e, len AS f, ok AS g,
+		coalesce(error, '') AS h, fallback AS i FROM alloc"
+	q "$db" "SELECT 'heap' AS k, t.name AS a, coalesce(t.zone, '') AS b, (SELECT value FROM
+		counter WHERE track_id = t.id ORDER BY ts LIMIT 1) AS c, (SELECT value FROM counter
+		WHERE track_id = t.id ORDER BY ts DESC LIMIT 1) AS d FROM track t WHERE t.name IN
+		('ion_heap_total', 'ion_total', 'dma_heap_total')"
+	q "$db" "SELECT 'gpu' AS k, coalesce(th.pid, '') AS a, (SELECT max(value) FROM counter
+		WHERE track_id = t.id) AS b FROM track t LEFT JOIN thread th ON th.utid = t.utid
+		WHERE t.name = 'gpu_mem_total'"
+	q "$db" "SELECT 'anomaly' AS k, kind AS a, count(*) AS b FROM anomaly GROUP BY kind"
+	}
+}
+
+# csv output quotes fields with commas: compare without the quotes and with ',' as '|' both
+norm() { tr ',' '|' | sed 's/"//g' | sort; }
+
+for dev in raven:android_raven_AOSP.MASTER_5.10.43:synthetic \
+	walleye:android_walleye_OPM5.171019.017.A1_4.4.88:synthetic \
+	flounder:android_flounder_lte_LRX16F_3.10.40:synthetic \
+	seed:android_seed_N2F62_3.10.49: hammerhead:android_hammerhead_MRA59G_3.4.0:; do
+	IFS=: read -r name dir extra <<<"$dev"
+	dirs=("$F/$dir")
+	[ -n "$extra" ] && dirs+=("$F/$extra")
+	out=$TMP/$name
+	if ! "$gen" "$out" "${dirs[@]}" 2>"$TMP/gen.err"; then
+		_result 1 "$name: gen-android writes the trace" "$(cat "$TMP/gen.err")"
+		continue
+	fi
+	if command -v trace-cmd >/dev/null; then
+		trace-cmd report "$out.dat" >"$out.rep" 2>&1
+		ok "$name: trace-cmd report of the trace.dat is its text twin, line for line" \
+			diff "$out.rep" "$out.txt"
+	else
+		skip "$name: trace-cmd report of the trace.dat" "trace-cmd missing"
+	fi
+	"$TRAX" load "$out.dat" -o "$out-dat.db" >/dev/null 2>&1
+	"$TRAX" load "$out.txt" -o "$out-txt.db" >/dev/null 2>&1
+	grep -v '^#' "$out.expect" | norm >"$out.want"
+	rows "$out-dat.db" | norm >"$out.got-dat"
+	rows "$out-txt.db" | norm >"$out.got-txt"
+	ok "$name: derived tables of the trace.dat hold the known answers" \
+		diff "$out.want" "$out.got-dat"
+	ok "$name: derived tables of the text twin hold the same" diff "$out.want" "$out.got-txt"
+	is "$(q "$out-dat.db" "SELECT count(*) FROM fence WHERE signal_ts < coalesce(emit_ts,
+		init_ts)")" 0 "$name: no fence signals before it was made"
+done
+finish
