@@ -10,8 +10,9 @@ d=$TMP/rtapp
 mkdir -p "$d"
 # One task pinned to CPU 0 (this kernel never records the switch out of CPU 1's idle task),
 # SCHED_FIFO so that other machine load does not bend its shape: 16 ms period, 25 % duty,
-# 2 s: 125 activations of 4 ms. rt-app sets the affinity once the thread runs, so its shape
-# is measured from its own "[0] starts" marker to trax's stop marker.
+# 2 s: 125 activations of 4 ms. rt-app sets the affinity once the thread runs (after its
+# "[0] starts" marker), so its shape is measured from its first loop's marker, "[0] begins
+# loop 0 phase 0 step 0", to trax's stop marker.
 cat >"$d/pinned.json" <<'EOF'
 { "tasks": [ { "name": "pinned", "cpus": [0], "policy": "SCHED_FIFO", "priority": 10,
                "period": "16ms", "duty_cycle": 25, "duration": "2s" } ] }
@@ -38,11 +39,11 @@ else
 fi
 
 # The shape by hand, from trace-cmd's sched_switch lines (prev:pid [prio] state ==> next:pid
-# [prio]) between "[0] starts" and "trax: stop"
+# [prio]) between "[0] begins loop 0 phase 0 step 0" and "trax: stop"
 awk -v me="pinned:$pinned_pid" '
 	function t(s) { sub(/:$/, "", s); return s + 0 }
 	function at() { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) return t($(i + 1)) }
-	/tracing_mark_write: \[0\] starts$/ { ws = at() }
+	/tracing_mark_write: \[0\] begins loop 0 phase 0 step 0$/ { ws = at() }
 	/tracing_mark_write: trax: stop$/ { we = at() }
 	/sched_switch:/ && ws && !we {
 		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { cpu = $i; ts = t($(i + 1)); break }
@@ -60,7 +61,7 @@ read -r off acts duty <"$d/shape"
 # the median interval between activations (mean of the middle two for an even count)
 period=$(tail -n +2 "$d/shape" | sort -n | awk '{ v[NR] = $1 }
 	END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-is "$off" 0 "by hand: every switch-in after [0] starts is on CPU 0"
+is "$off" 0 "by hand: every switch-in after the first loop's marker is on CPU 0"
 near "$acts" 125 2 "by hand: 125 activations (2 s / 16 ms)"
 near "$duty" 25 2 "by hand: duty cycle 25 %"
 near "$period" 16 0.5 "by hand: period 16 ms"
@@ -68,7 +69,8 @@ near "$period" 16 0.5 "by hand: period 16 ms"
 # The same through the rules, once `trax check` exists
 if "$TRAX" check --help >/dev/null 2>&1; then
 	cat >"$d/rules.json" <<'EOF'
-{ "windows": { "run": { "from_marker": "[0] starts", "to_marker": "trax: stop" } },
+{ "windows": { "run": { "from_marker": "[0] begins loop 0 phase 0 step 0",
+                        "to_marker": "trax: stop" } },
   "rules": [
     { "id": "on-cpu0", "metric": "residency", "task": "pinned", "cpus": [0], "window": "run",
       "expect": "== 100 %" },
