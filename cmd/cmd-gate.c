@@ -36,14 +36,16 @@ const char cmd_gate_usage[] =
 	"Exit status: 0 no regression, 1 a regression, 2 usage, input or evaluation error,\n"
 	"4 nothing could be compared (every result had insufficient samples or was skipped).\n";
 
-/* "--opt VALUE" or "--opt=VALUE" (or "-o VALUE"); advances *i. NULL when argv[*i] is not it. */
+/*
+ * "--opt VALUE" or "--opt=VALUE" (or "-o VALUE"); advances *i. NULL when argv[*i] is not it,
+ * or when its value is missing (then *missing is set).
+ */
 static const char *opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt,
 			     int *missing)
 {
 	const char *a = argv[*i];
 	size_t l = strlen(lng);
 
-	*missing = 0;
 	if (!strncmp(a, lng, l) && a[l] == '=')
 		return a + l + 1;
 	if (strcmp(a, lng) && (!shrt || strcmp(a, shrt)))
@@ -100,7 +102,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val;
-		int missing;
+		int missing = 0;
 
 		if (!only_runs && !strcmp(a, "--")) {
 			only_runs = 1;

@@ -137,6 +137,8 @@ fi
 # gate usage errors
 fails_with "gate without --rules: exit 2" 2 "$TRAX" gate --base "$demo" --new "$demo"
 fails_with "gate without --new runs: exit 2" 2 "$TRAX" gate --rules "$G/rules.json" --base "$demo"
+is "$("$TRAX" gate --base "$demo" --new "$demo" --rules 2>&1)" \
+	"trax gate: --rules needs a value (see 'trax gate --help')" "gate: a missing option value is named"
 fails_with "gate --alpha 1.5: exit 2" 2 "$TRAX" gate --rules "$G/rules.json" --alpha 1.5 --base "$demo" --new "$demo"
 fails_with "gate with an unreadable run: exit 2" 2 "$TRAX" gate --rules "$G/rules.json" --base "$demo" --new "$TMP/none.dat"
 
