@@ -1,4 +1,4 @@
-/* assert/stats.h: the regression gate's statistics: Fisher's exact test, Mann-Whitney U, medians. */
+/* assert/stats.h: the regression gate's statistics: Fisher's exact test, Mann-Whitney U. */
 #ifndef TRAX_STATS_H
 #define TRAX_STATS_H
 
@@ -27,8 +27,8 @@ enum trax_mwu_method {
 #define TRAX_MWU_EXACT_MAX 50
 
 struct trax_mwu {
-	double u;		/* U of x: pairs (x_i, y_j) with x_i > y_j, a tie counting 1/2 (R's W,
-				 * SciPy's U1) */
+	double u;		/* U of x: pairs (x_i, y_j) with x_i > y_j, a tie counting
+				 * 1/2 (R's W, SciPy's U1) */
 	double p;		/* two-sided p-value */
 	int exact;		/* 1: from the exact distribution; 0: normal approximation */
 	int ties;		/* the pooled samples hold equal values (mid-ranks were used) */
