@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# tests/integration/android-malformed.sh: malformed markers and events are counted, never lost.
+#
+# A text trace written here with one case per line; the anomaly counts below are counted by
+# hand from it. Nothing may crash, every line stays in its event table (or raw_event), and
+# `trax info` shows the anomalies by kind.
+. "$(dirname "$0")/../lib.sh"
+
+cat >"$TMP/bad.txt" <<'EOF'
+# tracer: nop
+ app-100 (100) [000] ...1 100.000001: tracing_mark_write: B|100|frame
+ app-100 (100) [000] ...1 100.000002: tracing_mark_write: E|100
+ app-100 (100) [000] ...1 100.000003: tracing_mark_write: E|100
+ app-100 (100) [000] ...1 100.000004: tracing_mark_write: B|100
+ app-100 (100) [000] ...1 100.000005: tracing_mark_write: C|100|fps|abc
+ app-100 (100) [000] ...1 100.000006: tracing_mark_write: C|100|fps
+ app-100 (100) [000] ...1 100.000007: tracing_mark_write: S|100|load
+ app-100 (100) [000] ...1 100.000008: tracing_mark_write: F|100|load|9
+ app-100 (100) [000] ...1 100.000009: tracing_mark_write: S|100|io|3
+ lmkd-50 (50) [000] ...1 100.000010: tracing_mark_write: B|50|lmk,200,42,900,0
+ lmkd-50 (50) [000] ...1 100.000011: tracing_mark_write: E|50
+ lmkd-50 (50) [000] ...1 100.000012: tracing_mark_write: B|50|lmk,abc
+ lmkd-50 (50) [000] ...1 100.000013: tracing_mark_write: E|50
+ k-9 (9) [001] d..1 100.000014: dma_fence_signaled: driver=d timeline=t context=1 seqno=5
+ k-9 (9) [001] d..1 100.000015: dma_fence_signaled: driver=d timeline=t context=1 seqno=5
+ k-9 (9) [001] d..1 100.000016: dma_fence_wait_end: driver=d timeline=t context=1 seqno=6
+ k-9 (9) [001] d..1 100.000017: lowmemory_kill: trunc
+ k-9 (9) [001] d..1 100.000018: sync_wait: end name=x state=1
+ k-9 (9) [001] d..1 100.000019: ion_alloc_buffer_end: client_name=c heap_name=system len=4096 mask=0x1 flags=0x0
+ k-9 (9) [001] d..1 100.000020: sync_pt: name=tl value=abc
+ app-100 (100) [000] ...1 100.000021: tracing_mark_write: E
+EOF
+# by hand: malformed markers: "B|100" (no name), "C|100|fps" (no value), "S|100|load" (no
+# cookie): 3; counter with a bad value "abc": 1; E without B: the second E|100 (the "B|100"
+# slice takes the last E): 1; B without E: "B|100" is closed by the last "E", and
+# "frame" by the first E|100: 0; async end without begin: F load 9: 1; async never ended:
+# S io 3: 1; unknown lmkd kill reason 42: 1; malformed lmkd marker "lmk,abc": 1; fence
+# signaled twice: 1; fence wait end without start: 1; sync_wait end without begin: 1; ION end
+# without start: 1; sync_pt value not a number: 1. lowmemory_kill "trunc" cannot be read: raw.
+"$TRAX" load "$TMP/bad.txt" -o "$TMP/bad.db" >"$TMP/load.out" 2>&1
+is "$?" 0 "a trace full of malformed Android events loads"
+got=$(q "$TMP/bad.db" "SELECT kind || ' ' || count(*) AS k FROM anomaly GROUP BY kind ORDER BY kind")
+want="alloc_unmatched_end 1
+async_unmatched_end 1
+async_unterminated 1
+counter_bad_value 1
+fence_signaled_twice 1
+fence_wait_unmatched_end 1
+kill_malformed 1
+kill_unknown_reason 1
+marker_malformed 3
+marker_unmatched_end 1
+sync_bad_value 1
+sync_wait_unmatched_end 1"
+is "$got" "$want" "every malformed or unpaired case is counted by kind"
+is "$(q "$TMP/bad.db" "SELECT value FROM meta WHERE key = 'android.anomalies'")" 14 \
+	"meta android.anomalies totals them"
+is "$(q "$TMP/bad.db" "SELECT count(*) AS n FROM print")" 14 "every marker (14 lines) stays in print"
+is "$(q "$TMP/bad.db" "SELECT name FROM raw_event")" lowmemory_kill \
+	"the truncated lowmemory_kill is kept in raw_event"
+is "$(q "$TMP/bad.db" "SELECT pid || ' ' || oom_score_adj || ' ' || reason AS k FROM kill")" \
+	"200 900 unknown(42)" "a kill with an unknown reason is still a kill"
+is "$(q "$TMP/bad.db" "SELECT signal_count FROM fence")" 2 "a fence signaled twice: counted"
+"$TRAX" info "$TMP/bad.db" >"$TMP/info.out" 2>&1
+ok "trax info lists the anomalies" grep -q '^malformed or unpaired (anomaly table):' \
+	"$TMP/info.out"
+ok "trax info shows the malformed markers' count" grep -qE '^  marker_malformed +3 ' \
+	"$TMP/info.out"
+
+# cut-off lines and bytes: never a crash
+head -c 700 "$TMP/bad.txt" >"$TMP/cut.txt"
+"$TRAX" load "$TMP/cut.txt" -o "$TMP/cut.db" >/dev/null 2>&1
+is "$?" 0 "a trace cut in the middle of a line loads"
+printf '<html><script class="trace-data" type="application/text">\n{"traceEvents": []}\n</script></html>\n' \
+	>"$TMP/json.html"
+fails_with "a systrace with no ftrace block is an input error" 2 \
+	"$TRAX" load "$TMP/json.html" -o "$TMP/json.db"
+ok "... and leaves no database" test ! -e "$TMP/json.db"
+finish
