@@ -92,4 +92,50 @@ for dev in raven:android_raven_AOSP.MASTER_5.10.43:synthetic \
 	is "$(q "$out-dat.db" "SELECT count(*) FROM fence WHERE signal_ts < coalesce(emit_ts,
 		init_ts)")" 0 "$name: no fence signals before it was made"
 done
+
+# The rule metrics on walleye's trace (every kind of event), against values worked out by hand
+# from gen-android's scenario: ION attempts of 12 us (system, 4096 B), 30 us (qsecom, 8192 B,
+# falls back) and 10 us (system, 8192 B), a failure, an ion_stat allocation of 65536 B and a
+# dma_heap_stat one of 131072 B; kills of adj 905 (lmkd), 950 (lowmemory_kill), 100
+# (mark_victim); fence signal latencies 30 us (atrace), 60 us (seqno 40, from its emit),
+# 30 us (41), 19 us (42, before 41), 39 us (sync point); waits of 32, 60 and 50 us; seqno 43
+# never signals; GPU memory 50000000 B in all, 12000000 B at most for pid 1000 (app).
+w=$TMP/walleye
+if [ -f "$w-dat.db" ]; then
+	cat >"$TMP/android-rules.json" <<'EOF'
+{ "rules": [
+  { "id": "count", "metric": "alloc_count", "expect": "== 5" },
+  { "id": "bytes", "metric": "alloc_bytes", "expect": "== 208896 B" },
+  { "id": "failures", "metric": "alloc_failures", "expect": "== 1" },
+  { "id": "fallbacks", "metric": "alloc_fallbacks", "expect": "== 1" },
+  { "id": "lat-max", "metric": "alloc_latency", "expect": "== 30 us" },
+  { "id": "lat-system", "metric": "alloc_latency", "heap": "system", "expect": "== 12 us" },
+  { "id": "lat-p50", "metric": "alloc_latency", "stat": "median", "expect": "== 12 us" },
+  { "id": "client", "metric": "alloc_count", "client": "surface*", "expect": "== 3" },
+  { "id": "heap", "metric": "heap_total", "heap": "system", "expect": "== 181116928 B" },
+  { "id": "kills", "metric": "kills", "expect": "== 3" },
+  { "id": "fg", "metric": "kills", "where": { "oom_score_adj": "< 200" }, "expect": "== 1" },
+  { "id": "lmkd", "metric": "kills", "where": { "source": "lmkd", "reason": "low_mem_and_swap" },
+    "expect": "== 1" },
+  { "id": "order", "metric": "kill_order", "expect": "== 1" },
+  { "id": "fl-max", "metric": "fence_latency", "expect": "== 60 us" },
+  { "id": "fl-med", "metric": "fence_latency", "stat": "median", "expect": "== 30 us" },
+  { "id": "fl-drv", "metric": "fence_latency", "driver": "msm_drm", "stat": "min",
+    "expect": "== 19 us" },
+  { "id": "fl-tl", "metric": "fence_latency", "timeline": "mali", "expect": "== 39 us" },
+  { "id": "wait", "metric": "fence_wait", "expect": "== 60 us" },
+  { "id": "wait-n", "metric": "fence_wait", "stat": "count", "expect": "== 3" },
+  { "id": "wait-task", "metric": "fence_wait", "task": "RenderThread", "expect": "== 60 us" },
+  { "id": "unsig", "metric": "fence_unsignaled", "expect": "== 1" },
+  { "id": "seq", "metric": "fence_seqno_violations", "expect": "== 1" },
+  { "id": "gpu", "metric": "gpu_mem", "expect": "== 50000000 B" },
+  { "id": "gpu-app", "metric": "gpu_mem", "task": "app", "expect": "== 12000000 B" } ] }
+EOF
+	for f in dat txt; do
+		"$TRAX" check "$TMP/android-rules.json" "$w-$f.db" >"$TMP/check-$f.out" 2>&1
+		ok "walleye ($f): every Android metric has its hand-worked value" \
+			grep -q '^# Totals: pass:24 fail:0' "$TMP/check-$f.out"
+	done
+	grep -E '^not ok|measured' "$TMP/check-dat.out" | sed 's/^/# /'
+fi
 finish
