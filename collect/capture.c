@@ -196,10 +196,9 @@ static int find_tracefs(struct trax_capture *c, struct trax_error *err)
 					      env);
 		dir = env;
 	} else {
-		/* mounts tracefs at /sys/kernel/tracing when it is not mounted */
-		tracefs_tracing_dir_is_mounted(true, &dir);
-		if (!dir)
-			dir = tracefs_tracing_dir();
+		/* libtracefs mounts tracefs at /sys/kernel/tracing when it is not mounted
+		 * (tracefs_tracing_dir_is_mounted() would too, but leaks the path it returns) */
+		dir = tracefs_tracing_dir();
 	}
 	if (!dir)
 		return trax_error_set(err, TRAX_E_TRACEFS, "tracefs is not mounted and cannot be "

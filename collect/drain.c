@@ -88,12 +88,13 @@ static void checkpoint(struct drain_cpu *c)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	p = strstr(buf, "\noverrun:");
-	if (!p && !strncmp(buf, "overrun:", 8))
-		p = buf - 1;
-	if (!p)
+	if (!strncmp(buf, "overrun:", 8))
+		p = buf;
+	else if ((p = strstr(buf, "\noverrun:")))
+		p++;
+	else
 		return;
-	v = strtoull(p + 9, NULL, 10);
+	v = strtoull(p + 8, NULL, 10);
 	if (v == c->overrun)
 		return;
 	c->overrun = v;

@@ -35,11 +35,17 @@ grep -v '^#' "$inst/trace" |
 	sed -E 's/^([0-9]+ [0-9]+ [0-9.]+) tracing_mark_write (.*)$/\1 print tracing_mark_write: \2/' |
 	sort >"$d/kernel"	# (the kernel prints a marker without the event's name, print)
 n=$(wc -l <"$d/kernel")
+# if the system was busy, the oldest events were overwritten: the kernel's count per CPU
+for s in "$inst"/per_cpu/cpu*/stats; do
+	c=${s%/stats}
+	echo "${c##*/cpu} $(awk '/^overrun:/ { print $2 }' "$s")"
+done | awk '$2 > 0' | sort -n >"$d/overrun"
 "$TRAX" collect --extract "$name" -o "$d/x.dat" >"$d/out" 2>&1
 is "$?" 0 "collect --extract exits 0"
 [ -d "$inst" ]
 _result $? "--extract leaves the instance in place"
-trace-cmd report -N "$d/x.dat" 2>/dev/null | grep -v '^cpus=' |
+trace-cmd report -N "$d/x.dat" 2>/dev/null >"$d/report"
+grep -v '^cpus=' "$d/report" | grep -v '^CPU:[0-9]* \[.*EVENTS DROPPED\]$' |
 	sed -E 's/^ *.*-([0-9]+) +\[([0-9]+)\] +([0-9]+\.[0-9]+): ([a-z_0-9]+): +(.*)$/\1 \2 \3 \4 \5/' |
 	sed -E 's/ +$//' | sort >"$d/tracecmd"
 [ "$n" -gt 50 ]
@@ -47,6 +53,9 @@ _result $? "the kernel's text holds the events ($n)"
 is "$(wc -l <"$d/tracecmd")" "$n" "trace-cmd reads as many events from the file"
 diff "$d/kernel" "$d/tracecmd" >"$d/diff"
 _result $? "every event's CPU, time, pid, name and text are the kernel's" "$(head -20 "$d/diff")"
+is "$(sed -n 's/^CPU:\([0-9]*\) \[\([0-9]*\) EVENTS DROPPED\]$/\1 \2/p' "$d/report" |
+	awk '{ s[$1] += $2 } END { for (c in s) print c, s[c] }' | sort -n)" "$(cat "$d/overrun")" \
+	"events the kernel overwrote (if any) are marked with their count"
 grep -q "print tracing_mark_write: extract test: after, with  two spaces$" "$d/tracecmd"
 _result $? "the markers come through" "$(grep print "$d/tracecmd")"
 "$TRAX" load "$d/x.dat" -o "$d/x.db" >/dev/null
