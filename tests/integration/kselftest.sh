@@ -44,7 +44,7 @@ run_tests() { # out env...: make run_tests in the trax folder with trax in PATH
 # Skip: tracefs elsewhere (TRAX_TRACEFS points trax collect and the wrapper at it).
 run_tests "$TMP/skip.out" TRAX_TRACEFS="$TMP/no-tracefs"
 is "$(grep -c '^ok 1 selftests: trax: trax_sched.sh # SKIP$' "$TMP/skip.out")" 1 \
-	"no tracefs: the runner reports '# SKIP' (exit 4)"
+	"no tracefs: the runner reports the test skipped (exit 4)"
 grep -q "^# 1\.\.0 # SKIP tracefs is not mounted at $TMP/no-tracefs" "$TMP/skip.out"
 _result $? "no tracefs: the nested plan says why" "$(cat "$TMP/skip.out")"
 tap_clean "$TMP/skip.out"
@@ -76,7 +76,7 @@ is "$(grep -c '^ok 1 selftests: trax: trax_sched.sh$' "$TMP/pass.out")" 1 \
 	"the workload meets its rules: 'ok 1 selftests: trax: trax_sched.sh'"
 is "$(grep -E '^# (TAP version 13|1\.\.4|ok [1-4] dut-[a-z-]+)$' "$TMP/pass.out" | tr '\n' '|')" \
 	"# TAP version 13|# 1..4|# ok 1 dut-duty-cycle|# ok 2 dut-period|# ok 3 dut-activations|# ok 4 dut-pinned|" \
-	"trax check's TAP is nested under the runner, prefixed '# '"
+	"trax check's TAP is nested under the runner, each line prefixed with a hash and a space"
 grep -q '^# # dut-duty-cycle: duty_cycle [0-9.]* % (expect 20 % +- 3 %)' "$TMP/pass.out"
 _result $? "the measured values are in the nested diagnostics" "$(cat "$TMP/pass.out")"
 tap_clean "$TMP/pass.out"
@@ -90,7 +90,7 @@ cat >"$TMP/fail.json" <<'JSON'
 JSON
 run_tests "$TMP/fail.out" TRAX_RULES="$TMP/fail.json" KSFT_TAP_LEVEL=1
 is "$(grep -c '^not ok 1 selftests: trax: trax_sched.sh # exit=1$' "$TMP/fail.out")" 1 \
-	"a failing rule: 'not ok 1 selftests: trax: trax_sched.sh # exit=1'"
+	"a failing rule: the runner's test point is not ok, exit=1"
 is "$(grep -E '^# (not )?ok [12] ' "$TMP/fail.out" | tr '\n' '|')" "# ok 1 dut-runs|# not ok 2 dut-busy|" \
 	"a failing rule: the nested TAP says which"
 is "$(grep -c '^# TAP version' "$TMP/fail.out")" 0 "KSFT_TAP_LEVEL set: no nested TAP version line"
