@@ -382,8 +382,8 @@ int drain_stop(struct drain *d, struct trax_error *err)
 	if (!d->failed) {
 		for (int i = 0; i < d->ncpus; i++)
 			if (d->cpu[i].bytes != d->cpu[i].moved)
-				set_failed(d, "%s: CPU %d: %llu bytes read, %llu written", d->label, i,
-					   (unsigned long long)d->cpu[i].moved,
+				set_failed(d, "%s: CPU %d: %llu bytes read, %llu written",
+					   d->label, i, (unsigned long long)d->cpu[i].moved,
 					   (unsigned long long)d->cpu[i].bytes);
 	}
 	if (d->failed) {

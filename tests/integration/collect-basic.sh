@@ -50,8 +50,9 @@ ls -a "$d" | grep -q '\.trax-' && _result 1 "no temporary file left" "$(ls -a "$
 # 2. the initial state: oom_score_adj of the workload (set here: 123, inherited), cpu_idle of
 # every online CPU, written on that CPU; the loader makes counters of them
 cpus=$(getconf _NPROCESSORS_ONLN)
-(echo 123 >/proc/self/oom_score_adj && exec "$TRAX" collect -e sched:sched_switch,power:cpu_idle,oom:oom_score_adj_update \
-	-o "$d/init.dat" -- sleep 0.2) >"$d/out" 2>"$d/err"
+ev=sched:sched_switch,power:cpu_idle,oom:oom_score_adj_update
+(echo 123 >/proc/self/oom_score_adj && exec "$TRAX" collect -e $ev -o "$d/init.dat" -- sleep 0.2) \
+	>"$d/out" 2>"$d/err"
 is "$?" 0 "collect with power and oom events exits 0"
 idle=$(trace-cmd report "$d/init.dat" 2>/dev/null | grep -c 'trax: initial cpu_idle')
 is "$idle" "$cpus" "one initial cpu_idle marker per online CPU ($cpus)"
@@ -59,7 +60,8 @@ oncpu=$(trace-cmd report "$d/init.dat" 2>/dev/null |
 	sed -n 's/.*\[0*\([0-9][0-9]*\)\].*trax: initial cpu_idle cpu_id=\([0-9]*\) .*/\1 \2/p' |
 	awk '$1 != $2' | wc -l)
 is "$oncpu" 0 "each cpu_idle marker was written on its CPU"
-grep -q "trax: initial oom_score_adj_update pid=[0-9]* oom_score_adj=123" <(trace-cmd report "$d/init.dat" 2>/dev/null)
+trace-cmd report "$d/init.dat" 2>/dev/null |
+	grep -q "trax: initial oom_score_adj_update pid=[0-9]* oom_score_adj=123"
 _result $? "the workload's oom_score_adj (123) is recorded"
 "$TRAX" load "$d/init.dat" -o "$d/init.db" >/dev/null
 is "$(q "$d/init.db" "SELECT count(DISTINCT t.cpu) AS n FROM counter c JOIN track t ON t.id = c.track_id

@@ -29,7 +29,8 @@ if [ "$rc" = skip ]; then
 	skip "not root" "setpriv is missing"
 else
 	is "$rc" 2 "not root: exit 2"
-	is "$(cat "$d/out")" "trax collect: not root: capturing needs root (tracefs instances and trace_pipe_raw belong to root)" \
+	is "$(cat "$d/out")" "trax collect: not root: capturing needs root (tracefs instances and \
+trace_pipe_raw belong to root)" \
 		"not root: one line saying so"
 	[ ! -e "$d/x.dat" ]
 	_result $? "not root: no output"
@@ -71,7 +72,8 @@ _result $? "unknown preset: named, with the list" "$(cat "$d/err")"
 echo '{"tasks": [{"name": "t", "period": "10ms", "duty_cycle": 10, "duration": "100ms"}]}' >"$d/w.json"
 PATH=/nonexistent run -e sched:sched_switch -o "$d/x.dat" -w "$d/w.json"
 is "$rc" 2 "rt-app absent: exit 2"
-is "$(cat "$d/err")" "trax collect: rt-app is not installed (not in PATH): -w $d/w.json needs it (Debian package rt-app)" \
+is "$(cat "$d/err")" "trax collect: rt-app is not installed (not in PATH): -w $d/w.json needs it \
+(Debian package rt-app)" \
 	"rt-app absent: one line saying so"
 check_clean "rt-app absent" $pid
 [ ! -e "$d/x.rtapp.json" ]
@@ -80,7 +82,8 @@ _result $? "rt-app absent: no converted workload written"
 echo '{"tasks": [{"name": "t", "period": "10", "duty_cycle": 10, "duration": "1s"}]}' >"$d/bad.json"
 run -e sched:sched_switch -o "$d/x.dat" -w "$d/bad.json"
 is "$rc" 2 "bad workload file: exit 2"
-is "$(cat "$d/err")" "trax collect: $d/bad.json: tasks[0] (name \"t\").period: '10' is not a time (a number and a unit: ns, us, ms, s)" \
+is "$(cat "$d/err")" "trax collect: $d/bad.json: tasks[0] (name \"t\").period: '10' is not a time \
+(a number and a unit: ns, us, ms, s)" \
 	"bad workload file: the file, task and key"
 
 run -e sched:sched_switch -o "$d/x.dat" -- /nonexistent/command
@@ -92,7 +95,8 @@ check_clean "cannot run" $pid
 # the workload fails: the trace is kept, marked incomplete by its name
 run -e sched:sched_switch -o "$d/x.dat" -- sh -c 'echo doing; exit 3'
 is "$rc" 2 "workload exits 3: exit 2"
-is "$(cat "$d/err")" "trax collect: workload 'sh' exited with status 3; trace kept as $d/x.dat.incomplete (workload log: $d/x.log)" \
+is "$(cat "$d/err")" "trax collect: workload 'sh' exited with status 3; trace kept as \
+$d/x.dat.incomplete (workload log: $d/x.log)" \
 	"workload exits 3: one line, where the trace and the log are"
 check_clean "workload exits 3" $pid
 ok "workload exits 3: the incomplete trace reads" trace-cmd report "$d/x.dat.incomplete"
@@ -130,7 +134,9 @@ done
 if mkdir -p "$d/small" && mount -t tmpfs -o size=1m trax-test "$d/small" 2>/dev/null; then
 	run -p sched -b 256 -o "$d/small/x.dat" -- stress-ng --switch 1 --timeout 5
 	is "$rc" 2 "disk full: exit 2"
-	grep -q "^trax collect: $d/small/x.dat: No space left on device, disk full (writing CPU [0-9]*'s data to $d/small/.x.dat.trax-[0-9]*.cpu[0-9]*)$" "$d/err"
+	want="^trax collect: $d/small/x.dat: No space left on device, disk full"
+	want="$want (writing CPU [0-9]*'s data to $d/small/.x.dat.trax-[0-9]*.cpu[0-9]*)$"
+	grep -q "$want" "$d/err"
 	_result $? "disk full: one line naming the file" "$(cat "$d/err")"
 	ok "disk full: no instance left" no_instance $pid
 	is "$(ls -a "$d/small" | grep -v '^\.\.\?$' | grep -v '^x\.log$')" "" \

@@ -139,13 +139,14 @@ static void test_errors(void **state)
 			    "event name 'dup' is in several systems (a:dup, b:dup): name one as "
 			    "SYSTEM:NAME");
 	assert_string_equal(resolve(NULL, "schedx", -TRAX_E_USAGE, &missing, &err),
-			    "unknown preset 'schedx' (presets: sched, power, thermal, memory, fence, "
-			    "android)");
+			    "unknown preset 'schedx' (presets: sched, power, thermal, memory, "
+			    "fence, android)");
 	assert_string_equal(resolve(NULL, "thermal", -TRAX_E_USAGE, &missing, &err),
 			    "preset 'thermal': this kernel has none of its events "
 			    "(thermal:thermal_temperature, thermal:cdev_update, "
-			    "thermal:thermal_zone_trip, thermal_power_allocator:thermal_power_allocator,"
-			    " thermal_power_allocator:thermal_power_allocator_pid)");
+			    "thermal:thermal_zone_trip, "
+			    "thermal_power_allocator:thermal_power_allocator, "
+			    "thermal_power_allocator:thermal_power_allocator_pid)");
 	assert_string_equal(resolve(" , ", NULL, -TRAX_E_USAGE, &missing, &err),
 			    "no event to record (an empty -e list?)");
 	strbuf_release(&missing);

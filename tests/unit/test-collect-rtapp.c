@@ -180,8 +180,8 @@ static void test_errors(void **state)
 		     TRAX_E_FORMAT, "w.json: tasks[0] (name \"a\"): either \"phases\" or "
 		     "period/duty_cycle/duration, not both");
 	expect_error("{\"tasks\": [{\"name\": \"a\", \"period\": \"1ms\", \"duty_cycle\": 1, "
-		     "\"duration\": \"1s\"}, {\"name\": \"a\", \"period\": \"1ms\", \"duty_cycle\": 1, "
-		     "\"duration\": \"1s\"}]}", TRAX_E_FORMAT,
+		     "\"duration\": \"1s\"}, {\"name\": \"a\", \"period\": \"1ms\", "
+		     "\"duty_cycle\": 1, \"duration\": \"1s\"}]}", TRAX_E_FORMAT,
 		     "w.json: tasks[1] (name \"a\"): name: two tasks are named \"a\"");
 	expect_error("{\"tasks\": [{\"name\": \"a_name_that_is_too_long\"}]}", TRAX_E_FORMAT,
 		     "w.json: tasks[0] (name \"a_name_that_is_too_long\"): name: at most 15 "

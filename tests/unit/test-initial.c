@@ -1,4 +1,4 @@
-/* tests/unit/test-initial.c: "trax: initial ..." markers: parsing, and the counter rows (no root). */
+/* tests/unit/test-initial.c: "trax: initial ..." markers: parsing, counter rows (no root). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
