@@ -1001,6 +1001,15 @@ out:
 			workload_release(&c->wl);
 		destroy_instance(c);
 		restore_cmdlines(c);
+		/* a log the workload wrote nothing to says nothing: it goes too */
+		if (c->log_fd >= 0) {
+			struct stat st;
+
+			if (!fstat(c->log_fd, &st) && st.st_size == 0) {
+				unlink(c->log_path);
+				c->st.log = NULL;
+			}
+		}
 	}
 	drain_free(c->drain);
 	c->drain = NULL;

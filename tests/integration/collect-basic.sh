@@ -79,6 +79,38 @@ is "$(q "$d/db.db" "SELECT value FROM meta WHERE key = 'trace_clock'")" "mono" "
 is "$(trax_counts "$d/db.db")" "$(report_counts "$d/mono.dat")" "--db holds what trace-cmd reads"
 u=$(trace-cmd report --uname "$d/mono.dat" 2>/dev/null | grep -Fx "$(uname -s -n -r -v -m)")
 is "$u" "$(uname -s -n -r -v -m)" "uname is recorded"
+# 4. -t: without a workload, a capture of that long; with one, the workload is stopped
+start=$(date +%s.%N)
+"$TRAX" collect -e sched:sched_switch -t 1 -o "$d/t.dat" >"$d/out" 2>&1
+rc=$?
+is "$rc" 0 "-t 1 without a workload exits 0"
+near "$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" 1.3 0.5 \
+	"... after about a second"
+ok "... and trace-cmd reads the trace" trace-cmd report "$d/t.dat"
+"$TRAX" collect -e sched:sched_switch -t 1 -o "$d/t.dat" -- sleep 30 >"$d/out" 2>&1
+is "$?" 0 "-t 1 -- sleep 30: the workload is stopped, the capture is complete"
+[ -e "$d/t.dat" ] && [ ! -e "$d/t.dat.incomplete" ]
+_result $? "... as t.dat"
+# --cmdlines: the global saved_cmdlines_size during the capture (seen by the workload through
+# the real tracefs: --no-redirect), restored after
+# (the kernel rounds the size up to fill the pages it allocates: asking one more than now
+# makes it grow)
+old=$(cat "$TRACEFS/saved_cmdlines_size")
+want=$((old + 1))
+"$TRAX" collect -e sched:sched_switch --no-redirect --cmdlines $want -o "$d/c.dat" -- \
+	cat "$TRACEFS/saved_cmdlines_size" >"$d/out" 2>&1
+[ "$(cat "$d/c.log")" -ge "$want" ]
+_result $? "--cmdlines $want: at least that during the capture" "$(cat "$d/c.log" "$d/out")"
+is "$(cat "$TRACEFS/saved_cmdlines_size")" "$old" "--cmdlines: restored to $old after"
+# --no-kallsyms: the file is smaller by about /proc/kallsyms
+"$TRAX" collect -e sched:sched_switch --no-kallsyms -o "$d/k.dat" -- true >"$d/out" 2>&1
+is "$?" 0 "--no-kallsyms exits 0"
+"$TRAX" collect -e sched:sched_switch -o "$d/k2.dat" -- true >"$d/out" 2>&1
+ks=$(wc -c </proc/kallsyms)
+diffk=$(( $(stat -c %s "$d/k2.dat") - $(stat -c %s "$d/k.dat") ))
+near "$diffk" "$ks" $((ks / 20)) "--no-kallsyms leaves out /proc/kallsyms ($ks bytes)"
+ok "... and trace-cmd reads the trace" trace-cmd report "$d/k.dat"
+
 "$TRAX" collect -e sched:sched_switch -C nosuchclock -o "$d/bad.dat" -- true >"$d/out" 2>&1
 is "$?" 2 "an unknown clock is an error"
 grep -q "unknown trace clock 'nosuchclock' (this kernel has: .*local" "$d/out"

@@ -91,6 +91,8 @@ is "$rc" 2 "a command that cannot run: exit 2"
 is "$(cat "$d/err")" "trax collect: cannot run '/nonexistent/command': No such file or directory" \
 	"a command that cannot run: one line"
 check_clean "cannot run" $pid
+[ ! -e "$d/x.log" ]
+_result $? "cannot run: no empty log left"
 
 # the workload fails: the trace is kept, marked incomplete by its name
 run -e sched:sched_switch -o "$d/x.dat" -- sh -c 'echo doing; exit 3'
