@@ -1,4 +1,4 @@
-/* assert/android.c: the Android metrics: allocations, heap totals, kills, fences, GPU memory. */
+/* assert/android.c: Android metrics: allocations, heap totals, kills, fences, GPU memory. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

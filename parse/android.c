@@ -1,4 +1,4 @@
-/* parse/android.c: Android derived tables: atrace markers, kills, ION/dma-heap/GPU memory, fences. */
+/* parse/android.c: Android derived tables: atrace markers, kills, ION/GPU memory, fences. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1658,7 +1658,8 @@ static int cmp_kill(const void *x, const void *y)
 
 static void kills_write(struct android *a)
 {
-	qsort(a->kills, a->nkills, sizeof(*a->kills), cmp_kill);
+	if (a->nkills)
+		qsort(a->kills, a->nkills, sizeof(*a->kills), cmp_kill);
 	/* lmkd reports one kill several ways (kill_one_process, "lmk,..." slice, instant) */
 	for (int i = 0; i < a->nkills; i++) {
 		struct kill_ent *k = &a->kills[i];

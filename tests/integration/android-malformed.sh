@@ -76,4 +76,31 @@ printf '<html><script class="trace-data" type="application/text">\n{"traceEvents
 fails_with "a systrace with no ftrace block is an input error" 2 \
 	"$TRAX" load "$TMP/json.html" -o "$TMP/json.db"
 ok "... and leaves no database" test ! -e "$TMP/json.db"
+
+# rule files: the Android keys are checked like the others (rule id and key in the message)
+bad_rule() { # desc json message-part
+	printf '{ "rules": [ %s ] }\n' "$2" >"$TMP/r.json"
+	"$TRAX" check "$TMP/r.json" "$TMP/bad.db" >"$TMP/r.out" 2>&1
+	local rc=$?
+	[ $rc -eq 2 ] && grep -qF "$3" "$TMP/r.out"
+	_result $? "$1" "exit $rc: $(cat "$TMP/r.out")"
+}
+bad_rule "unknown key in where" '{ "id": "k", "metric": "kills", "where": { "adj": "< 2" },
+	"expect": "== 0" }' 'rules[0] (id "k").where: unknown key "adj"'
+bad_rule "a unit on oom_score_adj" '{ "id": "k", "metric": "kills", "where":
+	{ "oom_score_adj": "< 2 ms" }, "expect": "== 0" }' '(id "k").where.oom_score_adj: unit "ms"'
+bad_rule "unknown kill source" '{ "id": "k", "metric": "kills", "where": { "source": "x" },
+	"expect": "== 0" }' 'unknown source "x"'
+bad_rule "heap on a fence metric" '{ "id": "f", "metric": "fence_wait", "heap": "system",
+	"expect": "< 1 ms" }' '(id "f").heap: not a parameter of metric "fence_wait"'
+bad_rule "a byte unit on a latency" '{ "id": "a", "metric": "alloc_latency",
+	"expect": "< 1 MiB" }' 'unit "MiB" does not fit: the value is a time'
+bad_rule "a time unit on bytes" '{ "id": "b", "metric": "alloc_bytes", "expect": "< 1 ms" }' \
+	'unit "ms" does not fit: the value is a size'
+bad_rule "first of a latency" '{ "id": "l", "metric": "fence_latency", "stat": "first",
+	"expect": "< 1 ms" }' 'not a statistic of a latency distribution'
+bad_rule "p99 of a memory total" '{ "id": "g", "metric": "gpu_mem", "stat": "p99",
+	"expect": "< 1 MiB" }' 'a memory total takes max, min, first or last'
+bad_rule "an empty heap glob" '{ "id": "h", "metric": "heap_total", "heap": "",
+	"expect": "< 1 MiB" }' '(id "h").heap: expected a name or a glob'
 finish

@@ -153,7 +153,12 @@ ok "text capture: kill rules pass (no fg kill, 3 background kills, in adj order)
 
 if command -v trace-cmd >/dev/null; then
 	trace-cmd extract -B "$inst" -o "$TMP/oom.dat" >/dev/null 2>&1
-	is "$(q "$TMP/oom.dat" "SELECT pid, oom_score_adj, comm FROM kill ORDER BY ts" |
+	# extract stores every format of this kernel, and libtraceevent 1.7 leaks a few bytes
+	# parsing some of them (not trax's leak: tests/fixtures/record.sh keeps only the enabled
+	# formats for that reason); under ASan the leak check is off for this load
+	ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 "$TRAX" load "$TMP/oom.dat" \
+		-o "$TMP/oom-dat.db" >/dev/null 2>&1
+	is "$(q "$TMP/oom-dat.db" "SELECT pid, oom_score_adj, comm FROM kill ORDER BY ts" |
 		tr ',' ' ')" "$want" "trace.dat capture: the same kills"
 else
 	skip "trace.dat capture" "trace-cmd missing"

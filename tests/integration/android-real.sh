@@ -125,6 +125,13 @@ EOF
 	near "$(val n)" 2 0 "dma_fence lines: two signaled fences with a start"
 	near "$(val wait)" 739000 1 "dma_fence lines: the wait of 739 us"
 	near "$(val unsig)" 1 0 "dma_fence lines: seqno 0 is never signaled"
+	# the rule pack: fence-signal-p99 fails (p99 = 725 + 0.99 * 17216 = 17769.8 us > 16.6 ms),
+	# the fence waits pass, kills and ION rules are skipped (no such events here)
+	"$TRAX" check "$TOP/rules/packs/android.json" "$TMP/fence.db" >"$TMP/pack.out" 2>&1
+	is "$?" 1 "rules/packs/android.json runs: a rule fails on the dma_fence lines"
+	ok "... fence-signal-p99 is the failure" grep -q '^not ok [0-9]* fence-signal-p99$' \
+		"$TMP/pack.out"
+	is "$(grep -c '# SKIP' "$TMP/pack.out")" 6 "... the kill and ION rules are skipped"
 	is "$(q "$TMP/fence.db" "SELECT count(*) FROM fence WHERE signal_ts < coalesce(emit_ts,
 		init_ts)")" 0 "dma_fence lines: no fence signals before it is made"
 	# ion_heap_shrink: len 20480, total 181116928; ion_heap_grow: len 17526784, total 181096448

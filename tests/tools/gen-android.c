@@ -1,4 +1,4 @@
-/* tests/tools/gen-android.c: synthetic Android traces (trace.dat v6 + text twin) from real formats. */
+/* tests/tools/gen-android.c: synthetic Android traces (trace.dat v6, text twin) from real formats. */
 /*
  * usage: gen-android OUT_PREFIX FORMAT_DIR...
  *
@@ -780,5 +780,11 @@ int main(int argc, char **argv)
 	qsort(recs, nrecs, sizeof(recs[0]), cmp_rec);
 	snprintf(path, sizeof(path), "%s.dat", argv[1]);
 	write_dat(path, 2);
+	for (int i = 0; i < nevs; i++)
+		free(evs[i].text);
+	free(header_page);
+	free(header_event);
+	free(print_fmt);
+	tep_free(tep);
 	return 0;
 }
