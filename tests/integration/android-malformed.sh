@@ -77,6 +77,21 @@ fails_with "a systrace with no ftrace block is an input error" 2 \
 	"$TRAX" load "$TMP/json.html" -o "$TMP/json.db"
 ok "... and leaves no database" test ! -e "$TMP/json.db"
 
+# well-formed markers of the newer atrace forms, beside the bad ones
+cat >"$TMP/good.txt" <<'EOF'
+ app-100 (100) [000] ...1 200.000010: tracing_mark_write: G|100|net|fetch|5
+ app-101 (100) [001] ...1 200.000030: tracing_mark_write: H|100|net|5
+ app-100 (100) [000] ...1 200.000040: tracing_mark_write: I|100|tick
+ app-100 (100) [000] ...1 200.000050: tracing_mark_write: C|100|load|0.75
+EOF
+"$TRAX" load "$TMP/good.txt" -o "$TMP/good.db" >/dev/null 2>&1
+is "$(q "$TMP/good.db" "SELECT name || ' ' || track || ' ' || cookie || ' ' || dur AS s FROM
+	slice")" "fetch net 5 20000" "G/H: an async slice on its named track, ended by another thread"
+is "$(q "$TMP/good.db" "SELECT name FROM instant")" "tick" "I: an instant"
+is "$(q "$TMP/good.db" "SELECT value FROM counter JOIN track t ON t.id = track_id WHERE
+	t.name = 'load'")" "0.75" "C: a counter value that is not an integer"
+is "$(q "$TMP/good.db" "SELECT count(*) FROM anomaly")" 0 "... and nothing is an anomaly"
+
 # rule files: the Android keys are checked like the others (rule id and key in the message)
 bad_rule() { # desc json message-part
 	printf '{ "rules": [ %s ] }\n' "$2" >"$TMP/r.json"
