@@ -273,6 +273,9 @@ struct android {
 	int nasync, casync, *free_async, nfree_async;
 
 	struct smap adj;		/* "pid" -> adj */
+	struct smap adj_comm;		/* "pid" -> index in comms: the comm its adj update gave */
+	char **comms;
+	int ncomms;
 
 	struct smap fences;		/* key -> fence index */
 	struct fence_ent *fence;
@@ -473,6 +476,10 @@ void android_free(struct android *a)
 	free(a->free_async);
 	smap_free(&a->async);
 	smap_free(&a->adj);
+	smap_free(&a->adj_comm);
+	for (int i = 0; i < a->ncomms; i++)
+		free(a->comms[i]);
+	free(a->comms);
 	for (int i = 0; i < a->nfence; i++)
 		fence_release(&a->fence[i]);
 	free(a->fence);
@@ -513,6 +520,34 @@ void android_adj(struct android *a, uint64_t ts, int pid, int64_t adj, int buffe
 	}
 }
 
+/* The comm an oom_score_adj_update gave pid (the task's name then), or NULL. */
+static const char *adj_comm(struct android *a, int64_t pid)
+{
+	char key[24];
+	int i;
+
+	snprintf(key, sizeof(key), "%lld", (long long)pid);
+	i = smap_get(&a->adj_comm, key, -1);
+	return i >= 0 ? a->comms[i] : NULL;
+}
+
+static void adj_comm_set(struct android *a, int64_t pid, char *comm)
+{
+	char key[24];
+	int i;
+
+	snprintf(key, sizeof(key), "%lld", (long long)pid);
+	i = smap_get(&a->adj_comm, key, -1);
+	if (i >= 0) {
+		free(a->comms[i]);
+		a->comms[i] = comm;
+		return;
+	}
+	a->comms = xrealloc(a->comms, (a->ncomms + 1) * sizeof(char *));
+	a->comms[a->ncomms] = comm;
+	smap_put(&a->adj_comm, key, a->ncomms++);
+}
+
 static int adj_of(struct android *a, int64_t pid, int64_t *adj)
 {
 	char key[24];
@@ -550,6 +585,8 @@ static struct kill_ent *kill_new(struct android *a, uint64_t ts, const char *sou
 		const char *c = derive_thread_comm(a->d, k->utid);
 
 		k->comm = xstrndup(c, strlen(c));
+	} else if (pid > 0 && adj_comm(a, pid)) {
+		k->comm = xstrndup(adj_comm(a, pid), strlen(adj_comm(a, pid)));
 	}
 	return k;
 }
@@ -1521,9 +1558,14 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 		a->last_ts = ts;
 	switch (t->role) {
 	case ROLE_OOM_SCORE_ADJ:
-		if (vhas(t, v, 0) && vhas(t, v, 2))
+		if (vhas(t, v, 0) && vhas(t, v, 2)) {
 			android_adj(a, ts, (int)vint(t, v, 0, 0), vint(t, v, 2, 0), buffer);
-		else
+			s = vname(t, v, 1);
+			if (s && *s)
+				adj_comm_set(a, vint(t, v, 0, 0), s);
+			else
+				free(s);
+		} else
 			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "%s without pid or "
 				"oom_score_adj", t->name);
 		break;
