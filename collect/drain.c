@@ -230,10 +230,13 @@ static void *writer_thread(void *arg)
 {
 	struct drain *d = arg;
 	struct pollfd *pfd = calloc(d->ncpus, sizeof(*pfd));
+	struct sched_param sp = { .sched_priority = 1 };
 	int open_pipes = d->ncpus;
 
 	if (!pfd)
 		abort();
+	/* as the reader: a loaded system must not keep the pipes full (it mostly sleeps in I/O) */
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	while (open_pipes && !d->failed) {
 		for (int i = 0; i < d->ncpus; i++) {
 			pfd[i].fd = d->cpu[i].eof ? -1 : d->cpu[i].pipe[0];
