@@ -976,9 +976,10 @@ stop:
 		goto out;
 	}
 	if (!complete) {
+		const char *sig = c->stop_sig ? sigabbrev_np(c->stop_sig) : NULL;
+
 		ret = trax_error_set(err, TRAX_E_INTERRUPTED, "interrupted%s%s; partial trace kept "
-				     "as %s", c->stop_sig ? " by " : "",
-				     c->stop_sig ? strsignal(c->stop_sig) : "", final);
+				     "as %s", sig ? " by SIG" : "", sig ? sig : "", final);
 		goto out;
 	}
 	if (c->o.db) {

@@ -123,7 +123,7 @@ for sig in INT TERM; do
 	wait $pid
 	rc=$?
 	is "$rc" 2 "SIG$sig: exit 2"
-	grep -q "^trax collect: interrupted by .*; partial trace kept as $d/x.dat.incomplete$" "$d/err"
+	grep -q "^trax collect: interrupted by SIG$sig; partial trace kept as $d/x.dat.incomplete$" "$d/err"
 	_result $? "SIG$sig: one line saying so" "$(cat "$d/err")"
 	check_clean "SIG$sig" $pid
 	[ -n "$wpid" ] && ! kill -0 "$wpid" 2>/dev/null
