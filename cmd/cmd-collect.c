@@ -26,7 +26,7 @@ const char cmd_collect_usage[] =
 	"  -b, --buffer KB       ring buffer per CPU, in KB (default: the kernel's)\n"
 	"  -C, --clock CLOCK     trace clock (default: local)\n"
 	"  -t, --duration SECS   stop after SECS seconds (the workload is stopped); without a\n"
-	"                        workload, capture until SECS or until interrupted\n"
+	"                        workload, capture until SECS or a signal (Ctrl-C)\n"
 	"  -w, --workload FILE   run an rt-app JSON file, or a trax workload JSON (converted\n"
 	"                        to rt-app JSON, kept as OUT.rtapp.json); needs rt-app\n"
 	"  -- CMD [ARGS...]      run CMD (no shell)\n"

@@ -936,7 +936,8 @@ stop:
 			complete = 0;
 		}
 	}
-	if (c->stop && c->stop_sig)
+	/* without a workload, a signal is the way to end a capture: it is complete */
+	if (c->stop && c->stop_sig && c->argv)
 		complete = 0;
 	ret = drain_stop(c->drain, err);
 	if (ret)

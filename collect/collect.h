@@ -74,7 +74,8 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 int trax_capture_run(struct trax_capture *cap, struct trax_error *err);
 
 /* Ask a running capture to stop (async-signal-safe: call it from a signal handler). The
- * workload is sent SIGTERM, the capture is finished as incomplete unless sig is 0. */
+ * workload is sent SIGTERM and the trace kept as incomplete (unless sig is 0); without a
+ * workload, the capture just ends, complete. */
 void trax_capture_interrupt(struct trax_capture *cap, int sig);
 
 /* Figures of the last run; owned by cap. */

@@ -91,6 +91,19 @@ ok "... and trace-cmd reads the trace" trace-cmd report "$d/t.dat"
 is "$?" 0 "-t 1 -- sleep 30: the workload is stopped, the capture is complete"
 [ -e "$d/t.dat" ] && [ ! -e "$d/t.dat.incomplete" ]
 _result $? "... as t.dat"
+# without a workload or -t, a signal ends the capture: a complete trace
+run_bg "$d/out" "$d/err" "$TRAX" collect -e sched:sched_switch -o "$d/sig.dat"
+pid=$bg_pid
+for _ in $(seq 50); do
+	[ -e "$TRACEFS/instances/trax-collect-$pid" ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT $pid
+wait $pid
+is "$?" 0 "without a workload, SIGINT ends the capture: exit 0"
+ok "... with a complete trace" trace-cmd report "$d/sig.dat"
+ok "... and no instance left" no_instance $pid
 # --cmdlines: the global saved_cmdlines_size during the capture (seen by the workload through
 # the real tracefs: --no-redirect), restored after
 # (the kernel rounds the size up to fill the pages it allocates: asking one more than now
