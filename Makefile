@@ -22,8 +22,8 @@ PKG_CONFIG ?= pkg-config
 
 # Minimum versions: Debian 12's packages.
 PKGS := libtracecmd >= 1.3 libtracefs >= 1.6 libtraceevent >= 1.7 sqlite3 >= 3.40 \
-	cairo >= 1.16 jansson >= 2.14 libcrypto >= 3.0 fontconfig >= 2.13
-PKG_NAMES := libtracecmd libtracefs libtraceevent sqlite3 cairo jansson libcrypto fontconfig
+	cairo >= 1.16 jansson >= 2.14 libcrypto >= 3.0 fontconfig >= 2.13 zlib >= 1.2
+PKG_NAMES := libtracecmd libtracefs libtraceevent sqlite3 cairo jansson libcrypto fontconfig zlib
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKG_NAMES) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_NAMES) 2>/dev/null)

@@ -41,6 +41,16 @@ int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_erro
 		*fmt = TRAX_FMT_DB;
 		return 0;
 	}
+	{
+		/* atrace -z: "TRACE:\n" (after atrace's own messages), then a zlib stream */
+		const char *t = memmem(buf, n, "TRACE:\n", 7);
+
+		if (t && t + 7 < buf + n && (unsigned char)t[7] == 0x78 &&
+		    !memchr(buf, '\0', t - buf)) {
+			*fmt = TRAX_FMT_SYSTRACE;
+			return 0;
+		}
+	}
 	if (memchr(buf, '\0', n))
 		return trax_error_set(err, TRAX_E_FORMAT,
 				      "%s: unrecognized binary content (not trace.dat, not a trax db)",

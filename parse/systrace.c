@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "parse/loader.h"
 #include "parse/text.h"
@@ -18,8 +19,103 @@
  * (the atrace dump, with or without the TGID column), and others (JSON trace events, ...) that
  * trax does not read. Legacy files (catapult before 2015) hold the text in a JavaScript string,
  * `var linuxPerfData = "\` with each line ending in `\n\`. Every ftrace block is appended to
- * one text, read by the ftrace text reader (several blocks: sorted by timestamp there).
+ * one text, read by the ftrace text reader (several blocks: sorted by timestamp there). One
+ * block is read in place from the mapped file. atrace's compressed dump (`atrace -z`: its
+ * messages, "TRACE:\n", then a zlib stream of the ftrace text) is inflated into a temporary file
+ * that is then mapped: anonymous memory does not grow with the trace.
  */
+
+/* Inflate the zlib stream p[0..n) into a temporary file, mapped at *out (*outlen bytes). */
+static int inflate_map(const char *path, const unsigned char *p, size_t n, char **out,
+		       size_t *outlen, struct trax_error *err)
+{
+	char tmpl[] = "/tmp/trax-atrace-XXXXXX";
+	const char *dir = getenv("TMPDIR");
+	struct strbuf name = STRBUF_INIT;
+	unsigned char buf[65536];
+	z_stream z;
+	size_t total = 0;
+	int fd, zr = Z_OK, ret = 0;
+
+	strbuf_addf(&name, "%s/trax-atrace-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(name.buf);
+	if (fd < 0) {
+		fd = mkstemp(tmpl);
+		if (fd < 0) {
+			ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create a temporary file: %s",
+					     path, strerror(errno));
+			goto out;
+		}
+		unlink(tmpl);
+	} else {
+		unlink(name.buf);
+	}
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK) {
+		ret = trax_error_set(err, TRAX_E_NOMEM, "%s: zlib: cannot start", path);
+		goto out;
+	}
+	z.next_in = (unsigned char *)p;
+	while (n) {
+		uInt chunk = n > (1u << 30) ? 1u << 30 : (uInt)n;
+
+		z.next_in = (unsigned char *)p;
+		z.avail_in = chunk;
+		do {
+			z.next_out = buf;
+			z.avail_out = sizeof(buf);
+			zr = inflate(&z, Z_NO_FLUSH);
+			if (zr != Z_OK && zr != Z_STREAM_END) {
+				ret = trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is "
+						     "corrupt or truncated (zlib: %s)", path,
+						     z.msg ? z.msg : "error");
+				break;
+			}
+			if (write(fd, buf, sizeof(buf) - z.avail_out) !=
+			    (ssize_t)(sizeof(buf) - z.avail_out)) {
+				ret = trax_error_set(err, TRAX_E_IO, "%s: writing the inflated text: %s",
+						     path, strerror(errno));
+				break;
+			}
+			total += sizeof(buf) - z.avail_out;
+		} while (!ret && z.avail_out == 0 && zr != Z_STREAM_END);
+		p += chunk - z.avail_in;
+		n -= chunk - z.avail_in;
+		if (ret || zr == Z_STREAM_END || chunk == z.avail_in)
+			break;
+	}
+	inflateEnd(&z);
+	if (!ret && zr != Z_STREAM_END)
+		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is truncated",
+				     path);
+	if (!ret && !total)
+		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is empty", path);
+	if (!ret) {
+		*out = mmap(NULL, total, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (*out == MAP_FAILED) {
+			*out = NULL;
+			ret = trax_error_set(err, TRAX_E_IO, "%s: cannot map the inflated text: %s",
+					     path, strerror(errno));
+		}
+		*outlen = total;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&name);
+	return ret;
+}
+
+/* An atrace -z dump: 1 with the start of its zlib stream. */
+static const char *atrace_z(const char *map, size_t size)
+{
+	size_t lim = size < 65536 ? size : 65536;
+	const char *t = memmem(map, lim, "TRACE:\n", 7);
+
+	if (!t || t + 7 >= map + size || (unsigned char)t[7] != 0x78 || memchr(map, '\0', t - map))
+		return NULL;
+	return t + 7;
+}
 
 static const char *find_ci(const char *p, const char *end, const char *lit)
 {
@@ -70,6 +166,7 @@ int systrace_read(struct loader *L, const char *path, struct trax_error *err)
 	struct strbuf text = STRBUF_INIT;
 	const char *map = NULL, *p, *end;
 	struct stat sb;
+	const char *one = NULL, *one_end = NULL;
 	int fd, ret, blocks = 0, text_blocks = 0, other = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -87,6 +184,19 @@ int systrace_read(struct loader *L, const char *path, struct trax_error *err)
 		return trax_error_set(err, TRAX_E_IO, "%s: cannot map: %s", path, strerror(errno));
 	end = map + sb.st_size;
 
+	if ((p = atrace_z(map, sb.st_size)) != NULL) {
+		char *text_map = NULL;
+		size_t text_len = 0;
+
+		ret = inflate_map(path, (const unsigned char *)p, end - p, &text_map, &text_len, err);
+		munmap((void *)map, sb.st_size);
+		if (ret)
+			return ret;
+		ld_meta(L, "systrace.form", "atrace -z");
+		ret = text_read_mem(L, path, text_map, text_len, err);
+		munmap(text_map, text_len);
+		return ret;
+	}
 	for (p = map; (p = find_ci(p, end, "<script")) != NULL;) {
 		const char *tag_end = memchr(p, '>', end - p), *body, *close_tag;
 
@@ -99,9 +209,19 @@ int systrace_read(struct loader *L, const char *path, struct trax_error *err)
 		if (memmem(p, tag_end - p, "trace-data", 10)) {
 			blocks++;
 			if (block_is_text(body, close_tag)) {
-				text_blocks++;
-				strbuf_add(&text, body, close_tag - body);
-				strbuf_addch(&text, '\n');
+				if (!text_blocks++) {
+					/* kept in place unless another block comes */
+					one = body;
+					one_end = close_tag;
+				} else {
+					if (one) {
+						strbuf_add(&text, one, one_end - one);
+						strbuf_addch(&text, '\n');
+						one = NULL;
+					}
+					strbuf_add(&text, body, close_tag - body);
+					strbuf_addch(&text, '\n');
+				}
 			} else {
 				other++;
 			}
@@ -111,6 +231,11 @@ int systrace_read(struct loader *L, const char *path, struct trax_error *err)
 			if (v && (q = memchr(v, '"', close_tag - v))) {
 				blocks++;
 				text_blocks++;
+				if (one) {
+					strbuf_add(&text, one, one_end - one);
+					strbuf_addch(&text, '\n');
+					one = NULL;
+				}
 				q++;
 				while (q < close_tag && (*q == '\\' || *q == '\r' || *q == '\n'))
 					q++;
@@ -121,7 +246,6 @@ int systrace_read(struct loader *L, const char *path, struct trax_error *err)
 		if (p < end)
 			p++;
 	}
-	munmap((void *)map, sb.st_size);
 	ld_meta(L, "systrace.blocks", "%d", blocks);
 	ld_meta(L, "systrace.text_blocks", "%d", text_blocks);
 	ld_meta(L, "systrace.other_blocks", "%d", other);
@@ -130,8 +254,13 @@ int systrace_read(struct loader *L, const char *path, struct trax_error *err)
 				     "(%d block%s of other data)", path, other, other == 1 ? "" : "s");
 		goto out;
 	}
-	ret = text_read_mem(L, path, text.buf, text.len, err);
+	/* one block: read in place; several (or the legacy string): the text put together */
+	if (one)
+		ret = text_read_mem(L, path, one, one_end - one, err);
+	else
+		ret = text_read_mem(L, path, text.buf, text.len, err);
 out:
+	munmap((void *)map, sb.st_size);
 	strbuf_release(&text);
 	return ret;
 }

@@ -7,7 +7,7 @@ set -u
 set_name=${1:-build}
 
 build=(gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
-	libcairo2-dev libjansson-dev libssl-dev fonts-dejavu-core libfontconfig-dev)
+	libcairo2-dev libjansson-dev libssl-dev fonts-dejavu-core libfontconfig-dev zlib1g-dev)
 # Tests: cmocka, the reference tools trax is compared with, workloads, validators, and the
 # kernel's kselftest runner (linux-source: runner.sh, lib.mk; lib.mk installs with rsync).
 check=("${build[@]}" libcmocka-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq

@@ -58,6 +58,25 @@ if need_shared "$sf" "trace_surfaceflinger.html"; then
 		"surfaceflinger: its clock-sync markers are instants"
 	is "$(q "$TMP/sf.db" "SELECT value FROM meta WHERE key = 'systrace.other_blocks'")" 1 \
 		"surfaceflinger: its JSON trace-data block is counted, not read"
+	# the same text as `atrace -z` writes it: atrace's messages, "TRACE:", a zlib stream
+	if perl -MCompress::Zlib -e 1 2>/dev/null; then
+		{ printf 'capturing trace... done\nTRACE:\n'
+		  perl -MCompress::Zlib -e 'undef $/; binmode STDOUT; print compress(<STDIN>)' \
+			<"$TMP/sf.txt"; } >"$TMP/sf.atrace"
+		"$TRAX" load "$TMP/sf.atrace" -o "$TMP/sfz.db" >/dev/null 2>&1
+		is "$(q "$TMP/sfz.db" "SELECT count(*) || ' ' || sum(dur) AS s FROM slice")" \
+			"$(q "$TMP/sf.db" "SELECT count(*) || ' ' || sum(dur) AS s FROM slice")" \
+			"atrace -z dump of the same text: the same slices"
+		is "$(q "$TMP/sfz.db" "SELECT sum(count) FROM event_type")" \
+			"$(q "$TMP/sf.db" "SELECT sum(count) FROM event_type")" "... and the same events"
+		head -c 20000 "$TMP/sf.atrace" >"$TMP/cut.atrace"
+		fails_with "a truncated atrace -z dump is an input error" 2 \
+			"$TRAX" load "$TMP/cut.atrace" -o "$TMP/cut.db"
+		ok "... naming the problem" sh -c "'$TRAX' load '$TMP/cut.atrace' -o '$TMP/cut.db' \
+			2>&1 | grep -q 'compressed atrace data is .*truncated'"
+	else
+		skip "atrace -z dumps" "perl's Compress::Zlib is missing"
+	fi
 fi
 
 # ---- trace_systrace.html (TGID column; starts with an E whose B is before the capture) ----
