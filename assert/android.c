@@ -33,11 +33,11 @@ const char *const *assert_android_needs(enum trax_metric m)
 	static const char *const lat[] = { "ion_alloc_buffer_start", NULL };
 	static const char *const heap[] = { "ion_heap_grow", "ion_heap_shrink", "ion_stat",
 					    "dma_heap_stat", NULL };
-	static const char *const kills[] = { "lowmemory_kill", "mark_victim", "print", NULL };
+	static const char *const kills[] = { "lowmemory_kill", "mark_victim", NULL };
 	static const char *const signal[] = { "dma_fence_signaled", "fence_signaled",
-					      "sync_timeline", "print", NULL };
+					      "sync_timeline", NULL };
 	static const char *const wait[] = { "dma_fence_wait_start", "fence_wait_start",
-					    "sync_wait", "print", NULL };
+					    "sync_wait", NULL };
 	static const char *const made[] = { "dma_fence_init", "dma_fence_emit", "fence_init",
 					    "fence_emit", "sync_pt", NULL };
 	static const char *const seq[] = { "dma_fence_signaled", "fence_signaled", NULL };
@@ -60,6 +60,40 @@ const char *const *assert_android_needs(enum trax_metric m)
 	case TRAX_METRIC_GPU_MEM: return gpu;
 	default: return none;
 	}
+}
+
+/*
+ * Trace markers stand in for absent events when they hold what the metric reads: lmkd's kill
+ * markers, atrace fence waits and signals. Returns the marker source's name for the SKIP
+ * reason ("lmkd markers"), and sets *found when the trace has such markers.
+ */
+const char *assert_android_markers(sqlite3 *db, enum trax_metric m, int *found)
+{
+	const char *sql = NULL, *what = NULL;
+	sqlite3_stmt *st = NULL;
+
+	*found = 0;
+	switch (m) {
+	case TRAX_METRIC_KILLS:
+	case TRAX_METRIC_KILL_ORDER:
+		sql = "SELECT 1 FROM kill WHERE source = 'lmkd' LIMIT 1";
+		what = "lmkd kill markers";
+		break;
+	case TRAX_METRIC_FENCE_LATENCY:
+		sql = "SELECT 1 FROM fence WHERE driver = 'atrace' LIMIT 1";
+		what = "atrace fence markers";
+		break;
+	case TRAX_METRIC_FENCE_WAIT:
+		sql = "SELECT 1 FROM fence_wait WHERE source = 'atrace' LIMIT 1";
+		what = "atrace fence waits";
+		break;
+	default:
+		return NULL;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK)
+		*found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return what;
 }
 
 /* Events to load for a metric (its needs plus what names and oom_score_adj come from). */

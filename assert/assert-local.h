@@ -52,6 +52,9 @@ int acache_states(struct acache *c, int utid, int buffer, const struct astate **
 int assert_android_metric(enum trax_metric m);
 const char *const *assert_android_needs(enum trax_metric m);
 const char *const *assert_android_loads(enum trax_metric m);
+/* Markers that stand in for absent events (lmkd kills, atrace fences): their name for the SKIP
+ * reason, or NULL when the metric has none; *found: the trace holds some. */
+const char *assert_android_markers(sqlite3 *db, enum trax_metric m, int *found);
 int assert_android_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
 			const struct trax_span *w, const struct trax_trace_info *ti,
 			struct trax_value *val, struct trax_error *err);

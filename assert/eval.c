@@ -271,15 +271,19 @@ static char *missing_events(sqlite3 *db, const struct trax_rule *r)
 		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", track_event(r->track));
 	if (assert_android_metric(r->metric)) {
 		const char *const *need = assert_android_needs(r->metric);
-		int any = 0;
+		const char *markers;
+		int any = 0, found = 0;
 
 		for (int i = 0; need[i] && !any; i++)
 			any = assert_event_present(db, need[i]);
-		if (!any && need[0]) {
+		markers = assert_android_markers(db, r->metric, &found);
+		if (!any && !found && need[0]) {
 			strbuf_addf(&sb, "%s", sb.len ? ", " : "");
 			for (int i = 0; need[i]; i++)
 				strbuf_addf(&sb, "%s%s", i ? (need[i + 1] ? ", " : " or ") : "",
 					    need[i]);
+			if (markers)
+				strbuf_addf(&sb, " (and no %s)", markers);
 		}
 	}
 	for (int i = 0; i < r->nrequires; i++)
