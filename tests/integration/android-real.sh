@@ -58,6 +58,9 @@ if need_shared "$sf" "trace_surfaceflinger.html"; then
 		"surfaceflinger: its clock-sync markers are instants"
 	is "$(q "$TMP/sf.db" "SELECT value FROM meta WHERE key = 'systrace.other_blocks'")" 1 \
 		"surfaceflinger: its JSON trace-data block is counted, not read"
+	# no kill or fence event, no lmkd or fence marker: the pack cannot judge, it skips
+	fails_with "surfaceflinger: the Android rule pack skips every rule (exit 4)" 4 \
+		"$TRAX" check "$TOP/rules/packs/android.json" "$TMP/sf.db"
 	# the same text as `atrace -z` writes it: atrace's messages, "TRACE:", a zlib stream
 	if perl -MCompress::Zlib -e 1 2>/dev/null; then
 		{ printf 'capturing trace... done\nTRACE:\n'
