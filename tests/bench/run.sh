@@ -226,9 +226,9 @@ for f in big-v6 big-v7-zstd; do
 	pct=$(awk -v c="$cbest" -v t="$tw" 'BEGIN { printf "%.0f", 100 * c / t }')
 	summary+=("$(printf '%-14s %9s %8s %8s %9s %9s %8s %8s %9s' "$f" "$n" "$rw" "$tw" \
 		"$(div "$rw" "$tw" %.2fx)" "$t1w" "$cbest" "$pct%" "$anon")")
-	verdict+=("$f: report/trax $(div "$rw" "$tw" %.2f) (target >= 1 on v6)," \
-		"ceiling/trax $pct% (target >= 70%), RssAnon peak $anon MiB (target < 150;" \
-		"trace-cmd report's own: $(mb "$(mw "$tmpd/$f.report" rss_anon_peak_kb)") MiB)")
+	v="$f: report/trax $(div "$rw" "$tw" %.2f) (target >= 1 on v6),"
+	v="$v ceiling/trax $pct% (target >= 70%), RssAnon peak $anon MiB (target < 150;"
+	verdict+=("$v trace-cmd report's own: $(mb "$(mw "$tmpd/$f.report" rss_anon_peak_kb)") MiB)")
 done
 rm -f "$out/ceiling.db"
 
