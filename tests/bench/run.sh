@@ -228,7 +228,8 @@ for f in big-v6 big-v7-zstd; do
 		"$(div "$rw" "$tw" %.2fx)" "$t1w" "$cbest" "$pct%" "$anon")")
 	v="$f: report/trax $(div "$rw" "$tw" %.2f) (target >= 1 on v6),"
 	v="$v ceiling/trax $pct% (target >= 70%), RssAnon peak $anon MiB (target < 150;"
-	verdict+=("$v trace-cmd report's own: $(mb "$(mw "$tmpd/$f.report" rss_anon_peak_kb)") MiB)")
+	v="$v trace-cmd report's own: $(mb "$(mw "$tmpd/$f.report" rss_anon_peak_kb)") MiB)"
+	verdict+=("$v")
 done
 rm -f "$out/ceiling.db"
 
