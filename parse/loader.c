@@ -702,7 +702,8 @@ static int write_catalog(struct loader *L, struct trax_error *err)
 				tmin = L->cpu_first[i];
 			if (L->cpu_last[i] > tmax)
 				tmax = L->cpu_last[i];
-			if (L->cpu_first[i] > complete)
+			/* where every CPU of buffer 0 (the one rules read by default) was recording */
+			if (b == 0 && L->cpu_first[i] > complete)
 				complete = L->cpu_first[i];
 			have = 1;
 		}
