@@ -27,9 +27,17 @@ struct aslice {
 
 enum { ASTATE_RUNNING, ASTATE_R, ASTATE_RPLUS };
 
+/* A woken interval (thread_state 'R': from the wakeup to the switch-in). */
 struct astate {
 	int64_t ts, dur;
-	uint8_t code;		/* ASTATE_* */
+	uint8_t code;		/* ASTATE_R */
+};
+
+/* A slice of any thread but idle, for busy. */
+struct abusy {
+	int64_t ts, dur;
+	int32_t cpu, utid;
+	uint8_t clipped;
 };
 
 /*
@@ -41,11 +49,19 @@ struct astate {
 struct acache;
 struct acache *acache_alloc(sqlite3 *db, const int *want, int nwant, int full_scan);
 void acache_free(struct acache *c);
+/*
+ * What the rules will ask of buffer: woken intervals (read ahead on a second connection while
+ * slices are read, when the database is a file) and every busy slice (read with the slices).
+ */
+void acache_prepare(struct acache *c, int buffer, int need_states, int need_busy);
 /* A thread's slices/states in buffer, in time order; valid until acache_free(). */
 int acache_slices(struct acache *c, int utid, int buffer, const struct aslice **s, int *n,
 		  struct trax_error *err);
 int acache_states(struct acache *c, int utid, int buffer, const struct astate **s, int *n,
 		  struct trax_error *err);
+/* Every non-idle slice of buffer (read once, for busy rules); valid until acache_free(). */
+int acache_busy_slices(struct acache *c, int buffer, const struct abusy **s, int *n,
+		       struct trax_error *err);
 
 /* The Android metrics (assert/android.c): whether m is one; the events one of which must be
  * present (NULL-terminated); the events to load for it; its value. */

@@ -1,4 +1,5 @@
 /* assert/cache.c: per-thread slices and states read once per check and shared by its rules. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,15 @@ struct acache {
 	char *wanted;		/* [maxutid + 1] */
 	struct series *ser;	/* [maxutid + 1] */
 	int buffer;		/* the buffer loaded, -1: none */
+	int need_busy;		/* keep every non-idle slice too, while reading slices */
+	struct abusy *all;
+	int nall, call;
 	int slices_loaded, states_loaded;
+
+	/* states read ahead on a second connection, while slices are read on the first */
+	pthread_t ahead;
+	int ahead_running, ahead_ret;
+	struct trax_error ahead_err;
 };
 
 struct acache *acache_alloc(sqlite3 *db, const int *want, int nwant, int full_scan)
@@ -52,13 +61,25 @@ struct acache *acache_alloc(sqlite3 *db, const int *want, int nwant, int full_sc
 	return c;
 }
 
+static void join_ahead(struct acache *c)
+{
+	if (c->ahead_running) {
+		pthread_join(c->ahead, NULL);
+		c->ahead_running = 0;
+	}
+}
+
 static void drop_data(struct acache *c)
 {
+	join_ahead(c);
 	for (int u = 0; u <= c->maxutid; u++) {
 		free(c->ser[u].s);
 		free(c->ser[u].t);
 		memset(&c->ser[u], 0, sizeof(c->ser[u]));
 	}
+	free(c->all);
+	c->all = NULL;
+	c->nall = c->call = 0;
 	c->slices_loaded = c->states_loaded = 0;
 }
 
@@ -97,24 +118,25 @@ static int cmp_state(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int use_buffer(struct acache *c, int buffer)
+static void use_buffer(struct acache *c, int buffer)
 {
 	if (c->buffer != buffer) {
 		drop_data(c);
 		c->buffer = buffer;
 	}
-	return 0;
 }
 
+/* One scan of sched_slice: the wanted threads' series, and every busy slice when asked. */
 static int load_slices(struct acache *c, struct trax_error *err)
 {
 	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	strbuf_addf(&sql, "SELECT utid, ts, dur, cpu, clipped, end_state FROM sched_slice WHERE "
-		    "buffer = %d", c->buffer);
-	where_utids(c, &sql);
+	strbuf_addf(&sql, "SELECT utid, ts, dur, cpu, clipped, end_state, pid FROM sched_slice "
+		    "WHERE buffer = %d", c->buffer);
+	if (!c->need_busy)
+		where_utids(c, &sql);
 	rc = sqlite3_prepare_v2(c->db, sql.buf, -1, &st, NULL);
 	strbuf_release(&sql);
 	if (rc != SQLITE_OK)
@@ -126,6 +148,22 @@ static int load_slices(struct acache *c, struct trax_error *err)
 		struct series *se;
 		struct aslice *s;
 
+		if (c->need_busy && sqlite3_column_int(st, 6) != 0) {
+			struct abusy *b;
+
+			if (c->nall == c->call) {
+				c->call = c->call ? c->call * 2 : 1024;
+				c->all = realloc(c->all, c->call * sizeof(*c->all));
+				if (!c->all)
+					abort();
+			}
+			b = &c->all[c->nall++];
+			b->ts = sqlite3_column_int64(st, 1);
+			b->dur = sqlite3_column_int64(st, 2);
+			b->cpu = sqlite3_column_int(st, 3);
+			b->utid = u;
+			b->clipped = sqlite3_column_int(st, 4);
+		}
 		if (u < 0 || u > c->maxutid || !c->wanted[u])
 			continue;
 		se = &c->ser[u];
@@ -167,27 +205,27 @@ static int load_slices(struct acache *c, struct trax_error *err)
 	return 0;
 }
 
-static int load_states(struct acache *c, struct trax_error *err)
+/* The woken intervals (thread_state R) of the wanted threads, read through db. */
+static int load_states(struct acache *c, sqlite3 *db, struct trax_error *err)
 {
 	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	strbuf_addf(&sql, "SELECT utid, ts, dur, state FROM thread_state WHERE buffer = %d AND "
-		    "state IN ('Running', 'R', 'R+')", c->buffer);
+	strbuf_addf(&sql, "SELECT utid, ts, dur FROM thread_state WHERE buffer = %d AND "
+		    "state = 'R'", c->buffer);
 	where_utids(c, &sql);
-	rc = sqlite3_prepare_v2(c->db, sql.buf, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
 	strbuf_release(&sql);
 	if (rc != SQLITE_OK)
 		return trax_error_set(err, TRAX_E_DB, "reading thread_state: %s",
-				      sqlite3_errmsg(c->db));
+				      sqlite3_errmsg(db));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int u = sqlite3_column_int(st, 0);
-		const char *state = (const char *)sqlite3_column_text(st, 3);
 		struct series *se;
 		struct astate *t;
 
-		if (u < 0 || u > c->maxutid || !c->wanted[u] || !state)
+		if (u < 0 || u > c->maxutid || !c->wanted[u])
 			continue;
 		se = &c->ser[u];
 		if (se->nt == se->ct) {
@@ -199,13 +237,12 @@ static int load_states(struct acache *c, struct trax_error *err)
 		t = &se->t[se->nt++];
 		t->ts = sqlite3_column_int64(st, 1);
 		t->dur = sqlite3_column_int64(st, 2);
-		t->code = state[0] == 'R' && state[1] == 'u' ? ASTATE_RUNNING :
-			  state[1] == '+' ? ASTATE_RPLUS : ASTATE_R;
+		t->code = ASTATE_R;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return trax_error_set(err, TRAX_E_DB, "reading thread_state: %s",
-				      sqlite3_errmsg(c->db));
+				      sqlite3_errmsg(db));
 	for (int u = 0; u <= c->maxutid; u++) {
 		struct series *se = &c->ser[u];
 
@@ -216,8 +253,37 @@ static int load_states(struct acache *c, struct trax_error *err)
 			}
 		}
 	}
-	c->states_loaded = 1;
 	return 0;
+}
+
+static void *ahead_main(void *arg)
+{
+	struct acache *c = arg;
+	const char *file = sqlite3_db_filename(c->db, "main");
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK)
+		c->ahead_ret = trax_error_set(&c->ahead_err, TRAX_E_DB, "%s: %s", file,
+					      sqlite3_errmsg(db));
+	else
+		c->ahead_ret = load_states(c, db, &c->ahead_err);
+	sqlite3_close(db);
+	return NULL;
+}
+
+void acache_prepare(struct acache *c, int buffer, int need_states, int need_busy)
+{
+	const char *file = sqlite3_db_filename(c->db, "main");
+
+	use_buffer(c, buffer);
+	c->need_busy = need_busy;
+	/* a database in a file can be read on a second connection at the same time */
+	if (need_states && c->full_scan && file && *file &&
+	    pthread_create(&c->ahead, NULL, ahead_main, c) == 0) {
+		c->ahead_running = 1;
+		c->states_loaded = 1;
+	}
 }
 
 int acache_slices(struct acache *c, int utid, int buffer, const struct aslice **s, int *n,
@@ -245,11 +311,44 @@ int acache_states(struct acache *c, int utid, int buffer, const struct astate **
 	*s = NULL;
 	*n = 0;
 	use_buffer(c, buffer);
-	if (!c->states_loaded && (ret = load_states(c, err)))
-		return ret;
+	if (c->ahead_running) {
+		join_ahead(c);
+		if (c->ahead_ret) {
+			if (err)
+				*err = c->ahead_err;
+			c->states_loaded = 0;
+			return c->ahead_ret;
+		}
+	}
+	if (!c->states_loaded) {
+		ret = load_states(c, c->db, err);
+		if (ret)
+			return ret;
+		c->states_loaded = 1;
+	}
 	if (utid < 0 || utid > c->maxutid || !c->wanted[utid])
 		return trax_error_set(err, TRAX_E_EVAL, "internal: thread %d not cached", utid);
 	*s = c->ser[utid].t;
 	*n = c->ser[utid].nt;
+	return 0;
+}
+
+int acache_busy_slices(struct acache *c, int buffer, const struct abusy **s, int *n,
+		       struct trax_error *err)
+{
+	int ret;
+
+	use_buffer(c, buffer);
+	if (!c->need_busy || !c->slices_loaded) {
+		/* not read along with the threads' slices: read everything now */
+		if (c->slices_loaded)
+			drop_data(c);
+		c->need_busy = 1;
+		ret = load_slices(c, err);
+		if (ret)
+			return ret;
+	}
+	*s = c->all;
+	*n = c->nall;
 	return 0;
 }

@@ -651,6 +651,25 @@ int trax_check_db(const struct trax_rules *rs, sqlite3 *db, const char *trace_na
 		trax_error_clear(err);
 	}
 	c = acache_alloc(db, want, nwant, 1);
+	{
+		int need_states = 0, need_busy = 0, buffer = -1;
+
+		for (int i = 0; i < rs->nrules; i++) {
+			const struct trax_rule *r = &rs->rules[i];
+
+			if (!metric_is_sched(r->metric) && r->metric != TRAX_METRIC_WAKEUP_LATENCY)
+				continue;
+			if (buffer < 0)
+				buffer = r->buffer;
+			if (r->buffer != buffer)
+				continue;
+			need_states |= r->metric == TRAX_METRIC_WAKEUP_LATENCY ||
+				       r->metric == TRAX_METRIC_RUNNABLE;
+			need_busy |= r->metric == TRAX_METRIC_BUSY;
+		}
+		if (buffer >= 0)
+			acache_prepare(c, buffer, need_states, need_busy);
+	}
 	for (int i = 0; i < rs->nrules; i++) {
 		ret = eval_rule(c, db, &rs->rules[i], trace_name, &ti, out, err);
 		if (ret)

@@ -308,12 +308,6 @@ static int64_t overlap(int64_t ts, int64_t dur, const struct trax_span *w)
 	return b > a ? b - a : 0;
 }
 
-static void utid_list(struct strbuf *sb, const int *utids, int n)
-{
-	for (int i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%d", i ? "," : "", utids[i]);
-}
-
 static int cmp_aslice(const void *a, const void *b)
 {
 	int64_t x = ((const struct aslice *)a)->ts, y = ((const struct aslice *)b)->ts;
@@ -544,42 +538,37 @@ static int sched_metric(struct acache *c, const struct trax_rule *r, const int *
 }
 
 /* busy(CPUs, tasks, W): runtime of the tasks (every non-idle thread when none) on the CPUs. */
-static int busy_metric(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,
+static int busy_metric(struct acache *c, const struct trax_rule *r, const int *utids, int n,
 		       const struct trax_span *w, const struct trax_trace_info *ti,
 		       struct trax_value *val, struct trax_error *err)
 {
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
+	const struct abusy *s;
 	int64_t busy = 0;
-	int ncpus = r->cpus ? r->ncpus : ti->ncpus, rc;
+	int ncpus = r->cpus ? r->ncpus : ti->ncpus, ns, maxu = -1, ret;
+	char *want = NULL;
 
-	/* summed inside SQLite: one pass, no row crosses into C */
-	strbuf_addf(&sql, "SELECT sum(min(ts + dur, %lld) - max(ts, %lld)) FROM sched_slice WHERE "
-		    "buffer = %d AND pid != 0 AND ts < %lld AND ts + dur > %lld",
-		    (long long)w->end, (long long)w->start, r->buffer, (long long)w->end,
-		    (long long)w->start);
-	if (r->edges_drop)
-		strbuf_adds(&sql, " AND (clipped & 3) = 0");
-	if (r->cpus) {
-		strbuf_adds(&sql, " AND cpu IN (");
-		utid_list(&sql, r->cpus, r->ncpus);
-		strbuf_adds(&sql, ")");
-	}
+	ret = acache_busy_slices(c, r->buffer, &s, &ns, err);
+	if (ret)
+		return ret;
 	if (r->task.kind != TRAX_SEL_NONE) {
-		strbuf_adds(&sql, " AND utid IN (");
-		utid_list(&sql, utids, n);
-		strbuf_adds(&sql, ")");
+		for (int i = 0; i < n; i++)
+			if (utids[i] > maxu)
+				maxu = utids[i];
+		want = calloc(maxu + 2, 1);
+		if (!want)
+			abort();
+		for (int i = 0; i < n; i++)
+			want[utids[i]] = 1;
 	}
-	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
-	strbuf_release(&sql);
-	if (rc != SQLITE_OK)
-		return db_fail(db, err, "reading sched_slice");
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		busy = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return db_fail(db, err, "reading sched_slice");
+	for (int i = 0; i < ns; i++) {
+		if (r->edges_drop && (s[i].clipped & 3))
+			continue;
+		if (want && (s[i].utid > maxu || !want[s[i].utid]))
+			continue;
+		if (in_cpus(r->cpus, r->ncpus, s[i].cpu))
+			busy += overlap(s[i].ts, s[i].dur, w);
+	}
+	free(want);
 	val->defined = 1;
 	if (r->expect.dim == TRAX_DIM_PERCENT) {
 		if (ncpus <= 0) {
@@ -594,39 +583,72 @@ static int busy_metric(sqlite3 *db, const struct trax_rule *r, const int *utids,
 	return 0;
 }
 
-/* wakeup_latency, runnable, preempted: from thread_state. */
+/* Whether one of a thread's slices (sorted by ts) starts exactly at ts. */
+static int slice_starts_at(const struct aslice *s, int n, int64_t ts)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (s[mid].ts == ts)
+			return 1;
+		if (s[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return 0;
+}
+
+/*
+ * wakeup_latency, runnable, preempted. A preemption is the gap after a slice that ended
+ * runnable (R, R+) until the thread's next slice (or the trace end): thread_state's R+ intervals,
+ * read from the slices. A wakeup latency is a woken interval (thread_state R, from the wakeup)
+ * that ends where a slice of the thread starts.
+ */
 static int state_metric(struct acache *c, const struct trax_rule *r, const int *utids, int n,
-			const struct trax_span *w, struct trax_value *val, struct trax_error *err)
+			const struct trax_span *w, const struct trax_trace_info *ti,
+			struct trax_value *val, struct trax_error *err)
 {
 	double *lat = NULL;
 	int nlat = 0, clat = 0;
 	int64_t total = 0;
 
 	for (int k = 0; k < n; k++) {
-		const struct astate *t;
-		int nt, ret = acache_states(c, utids[k], r->buffer, &t, &nt, err);
+		const struct astate *t = NULL;
+		const struct aslice *s;
+		int nt = 0, ns, ret;
 
+		ret = acache_slices(c, utids[k], r->buffer, &s, &ns, err);
+		if (!ret && r->metric != TRAX_METRIC_PREEMPTED)
+			ret = acache_states(c, utids[k], r->buffer, &t, &nt, err);
 		if (ret) {
 			free(lat);
 			return ret;
 		}
+		if (r->metric != TRAX_METRIC_WAKEUP_LATENCY) {
+			for (int i = 0; i < ns; i++) {
+				int64_t end = s[i].ts + s[i].dur;
+				int64_t next = i + 1 < ns ? s[i + 1].ts : ti->end;
+
+				if (s[i].state[0] == 'R' && next > end)
+					total += overlap(end, next - end, w);
+			}
+		}
 		for (int i = 0; i < nt; i++) {
-			if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
-				/* a woken interval that ends where the thread starts running */
-				if (i && t[i].code == ASTATE_RUNNING && t[i - 1].code == ASTATE_R &&
-				    t[i - 1].ts + t[i - 1].dur == t[i].ts && t[i].ts >= w->start &&
-				    t[i].ts <= w->end) {
-					if (nlat == clat) {
-						clat = clat ? clat * 2 : 256;
-						lat = realloc(lat, clat * sizeof(double));
-						if (!lat)
-							abort();
-					}
-					lat[nlat++] = t[i - 1].dur;
-				}
-			} else if (t[i].code == ASTATE_RPLUS ||
-				   (r->metric == TRAX_METRIC_RUNNABLE && t[i].code == ASTATE_R)) {
+			int64_t end = t[i].ts + t[i].dur;
+
+			if (r->metric == TRAX_METRIC_RUNNABLE) {
 				total += overlap(t[i].ts, t[i].dur, w);
+			} else if (end >= w->start && end <= w->end && slice_starts_at(s, ns, end)) {
+				if (nlat == clat) {
+					clat = clat ? clat * 2 : 256;
+					lat = realloc(lat, clat * sizeof(double));
+					if (!lat)
+						abort();
+				}
+				lat[nlat++] = t[i].dur;
 			}
 		}
 	}
@@ -993,11 +1015,11 @@ int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 	case TRAX_METRIC_SWITCH:
 		return sched_metric(c, r, utids, n, span, ti, val, err);
 	case TRAX_METRIC_BUSY:
-		return busy_metric(db, r, utids, n, span, ti, val, err);
+		return busy_metric(c, r, utids, n, span, ti, val, err);
 	case TRAX_METRIC_WAKEUP_LATENCY:
 	case TRAX_METRIC_RUNNABLE:
 	case TRAX_METRIC_PREEMPTED:
-		return state_metric(c, r, utids, n, span, val, err);
+		return state_metric(c, r, utids, n, span, ti, val, err);
 	case TRAX_METRIC_THERMAL_RESIDENCY:
 		return thermal_metric(db, r, track_id, span, ti, val, err);
 	case TRAX_METRIC_COUNTER:

@@ -254,4 +254,10 @@ echo
 printf '%s\n' "${verdict[@]}"
 echo "(libtracecmd 1.3 maps uncompressed CPU data, file-backed, but decompresses zstd CPU data"
 echo " into anonymous memory: on zstd files RssAnon follows the trace size for trace-cmd too)"
+echo
+echo "== trax check: 20 rules on the loaded v6 database"
+"$top/tests/bench/check.sh" "$build" "$out/big-v6.db"
+echo
+echo "== trax plot: timelines of 200k and 2M slices (tests/bench/plot.sh)"
+"$top/tests/bench/plot.sh" "$build"
 echo "bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
