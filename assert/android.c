@@ -152,42 +152,6 @@ static int db_fail(sqlite3 *db, struct trax_error *err, const char *what)
 	return trax_error_set(err, TRAX_E_DB, "%s: %s", what, sqlite3_errmsg(db));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The rule's statistic over n samples (sorted here). */
-static void samples_stat(const struct trax_rule *r, double *x, int n, struct trax_value *val,
-			 const char *what)
-{
-	double sum = 0;
-
-	if (r->stat == TRAX_STAT_COUNT) {
-		val->defined = 1;
-		val->v = n;
-		return;
-	}
-	if (!n) {
-		reason(val, "no %s in the window", what);
-		return;
-	}
-	qsort(x, n, sizeof(double), cmp_double);
-	for (int i = 0; i < n; i++)
-		sum += x[i];
-	val->defined = 1;
-	switch (r->stat) {
-	case TRAX_STAT_MIN: val->v = x[0]; break;
-	case TRAX_STAT_SUM: val->v = sum; break;
-	case TRAX_STAT_MEAN: val->v = sum / n; break;
-	case TRAX_STAT_MEDIAN: val->v = assert_percentile(x, n, 50); break;
-	case TRAX_STAT_PCT: val->v = assert_percentile(x, n, r->pct); break;
-	default: val->v = x[n - 1]; break;
-	}
-}
-
 /* Bind the usual parameters by name: :s :e (window), :b (buffer), :g1 :g2 (globs). */
 static sqlite3_stmt *prepare(sqlite3 *db, const char *sql, const struct trax_rule *r,
 			     const struct trax_span *w, const char *g1, const char *g2)
@@ -306,7 +270,7 @@ static int alloc_metric(sqlite3 *db, const struct trax_rule *r, const struct tra
 				 r->client), &x, &n, err);
 	if (ret)
 		return ret;
-	samples_stat(r, x, n, val, "ION allocation with a start and an end");
+	assert_sample_stat(r, x, n, val, "ION allocation with a start and an end");
 	free(x);
 	return 0;
 }
@@ -457,7 +421,7 @@ static int fence_metric(sqlite3 *db, const struct trax_rule *r, const int *utids
 					 r, w, r->timeline, r->driver), &x, &nx, err);
 		if (ret)
 			return ret;
-		samples_stat(r, x, nx, val, "signaled fence with a known start");
+		assert_sample_stat(r, x, nx, val, "signaled fence with a known start");
 		free(x);
 		return 0;
 	case TRAX_METRIC_FENCE_WAIT: {
@@ -475,7 +439,7 @@ static int fence_metric(sqlite3 *db, const struct trax_rule *r, const int *utids
 		strbuf_release(&sql);
 		if (ret)
 			return ret;
-		samples_stat(r, x, nx, val, "fence wait");
+		assert_sample_stat(r, x, nx, val, "fence wait");
 		free(x);
 		return 0;
 	}

@@ -8,6 +8,14 @@
 char *assert_event_table(sqlite3 *db, const char *name);
 /* Whether an event's format is in the trace ("name" or "system:name"). */
 int assert_event_present(sqlite3 *db, const char *name);
+/*
+ * The rule's statistic (min, max, mean, median, pNN, sum, count) over n samples, sorted here;
+ * none: val undefined with "no WHAT in the window".
+ */
+struct trax_rule;
+struct trax_value;
+void assert_sample_stat(const struct trax_rule *r, double *x, int n, struct trax_value *val,
+			const char *what);
 /* Percentile p (0..100) of n sorted samples, linear between closest ranks. */
 double assert_percentile(const double *sorted, int n, double p);
 

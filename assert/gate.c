@@ -442,33 +442,15 @@ static int write_junit(const struct trax_gate *g, FILE *f)
 	return 0;
 }
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	if (s)
-		strbuf_add_json(sb, s);
-	else
-		strbuf_adds(sb, "null");
-}
-
-static void json_num(struct strbuf *sb, double v)
-{
-	if (isnan(v) || isinf(v))
-		strbuf_adds(sb, "null");
-	else if (v == floor(v) && fabs(v) < 9e15)
-		strbuf_addf(sb, "%.0f", v);
-	else
-		strbuf_addf(sb, "%.17g", v);
-}
-
 static void json_side(struct strbuf *sb, const struct grow *w, int s)
 {
 	strbuf_addf(sb, "{\"pass\": %d, \"fail\": %d, \"skip\": %d, \"error\": %d, \"median\": ",
 		    w->pass[s], w->fail[s], w->skip[s], w->error[s]);
-	json_num(sb, w->med[s]);
+	strbuf_add_json_num(sb, w->med[s]);
 	strbuf_adds(sb, ", \"values\": [");
 	for (int i = 0; i < w->nvals[s]; i++) {
 		strbuf_adds(sb, i ? ", " : "");
-		json_num(sb, w->vals[s][i]);
+		strbuf_add_json_num(sb, w->vals[s][i]);
 	}
 	strbuf_adds(sb, "]}");
 }
@@ -478,17 +460,17 @@ static int write_json(const struct trax_gate *g, FILE *f)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "{\n  \"trax_version\": \"%s\",\n  \"rules\": ", TRAX_VERSION);
-	json_str(&sb, g->rs->path);
+	strbuf_add_json_or_null(&sb, g->rs->path);
 	strbuf_adds(&sb, ",\n  \"rules_sha256\": ");
-	json_str(&sb, g->rs->sha256);
+	strbuf_add_json_or_null(&sb, g->rs->sha256);
 	strbuf_adds(&sb, ",\n  \"alpha\": ");
-	json_num(&sb, g->alpha);
+	strbuf_add_json_num(&sb, g->alpha);
 	strbuf_addf(&sb, ",\n  \"min_runs\": %d", TRAX_GATE_MIN_RUNS);
 	for (int s = 0; s < 2; s++) {
 		strbuf_addf(&sb, ",\n  \"%s\": [", s ? "new" : "base");
 		for (int i = 0; i < g->ntraces[s]; i++) {
 			strbuf_adds(&sb, i ? ", " : "");
-			json_str(&sb, g->traces[s][i]);
+			strbuf_add_json_or_null(&sb, g->traces[s][i]);
 		}
 		strbuf_adds(&sb, "]");
 	}
@@ -498,30 +480,30 @@ static int write_json(const struct trax_gate *g, FILE *f)
 
 		strbuf_adds(&sb, i ? ",\n    {" : "\n    {");
 		strbuf_adds(&sb, "\"key\": ");
-		json_str(&sb, w->key);
+		strbuf_add_json_or_null(&sb, w->key);
 		strbuf_adds(&sb, ", \"rule\": ");
-		json_str(&sb, w->rule->id);
+		strbuf_add_json_or_null(&sb, w->rule->id);
 		strbuf_adds(&sb, ", \"metric\": ");
-		json_str(&sb, trax_metric_name(w->rule->metric));
+		strbuf_add_json_or_null(&sb, trax_metric_name(w->rule->metric));
 		strbuf_adds(&sb, ", \"unit\": ");
-		json_str(&sb, assert_dim_unit(w->dim));
+		strbuf_add_json_or_null(&sb, assert_dim_unit(w->dim));
 		strbuf_addf(&sb, ", \"severity\": \"%s\", \"base\": ", w->rule->warn ? "warn" :
 			    "error");
 		json_side(&sb, w, 0);
 		strbuf_adds(&sb, ", \"new\": ");
 		json_side(&sb, w, 1);
 		strbuf_adds(&sb, ", \"delta\": ");
-		json_num(&sb, w->med[1] - w->med[0]);
+		strbuf_add_json_num(&sb, w->med[1] - w->med[0]);
 		strbuf_adds(&sb, ", \"mann_whitney\": ");
 		if (w->has_mw) {
 			strbuf_adds(&sb, "{\"u\": ");
-			json_num(&sb, w->mw.u);
+			strbuf_add_json_num(&sb, w->mw.u);
 			strbuf_adds(&sb, ", \"p\": ");
-			json_num(&sb, w->mw.p);
+			strbuf_add_json_num(&sb, w->mw.p);
 			strbuf_addf(&sb, ", \"method\": \"%s\", \"ties\": %s, \"z\": ",
 				    w->mw.exact ? "exact" : "normal",
 				    w->mw.ties ? "true" : "false");
-			json_num(&sb, w->mw.z);
+			strbuf_add_json_num(&sb, w->mw.z);
 			strbuf_adds(&sb, "}");
 		} else {
 			strbuf_adds(&sb, "null");
@@ -529,15 +511,15 @@ static int write_json(const struct trax_gate *g, FILE *f)
 		strbuf_adds(&sb, ", \"fisher\": ");
 		if (w->has_fisher) {
 			strbuf_adds(&sb, "{\"p\": ");
-			json_num(&sb, w->p_fisher);
+			strbuf_add_json_num(&sb, w->p_fisher);
 			strbuf_adds(&sb, "}");
 		} else {
 			strbuf_adds(&sb, "null");
 		}
 		strbuf_adds(&sb, ", \"verdict\": ");
-		json_str(&sb, gv_names[w->verdict]);
+		strbuf_add_json_or_null(&sb, gv_names[w->verdict]);
 		strbuf_adds(&sb, ", \"note\": ");
-		json_str(&sb, w->note);
+		strbuf_add_json_or_null(&sb, w->note);
 		strbuf_adds(&sb, "}");
 	}
 	strbuf_addf(&sb, "\n  ],\n  \"totals\": {\"regressed\": %d, \"regressed_warn\": %d, "

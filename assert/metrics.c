@@ -376,7 +376,7 @@ double assert_percentile(const double *sorted, int n, double p)
 	return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
 }
 
-static void sample_stat(const struct trax_rule *r, double *x, int n, struct trax_value *val,
+void assert_sample_stat(const struct trax_rule *r, double *x, int n, struct trax_value *val,
 			const char *what)
 {
 	double sum = 0;
@@ -653,7 +653,7 @@ static int state_metric(struct acache *c, const struct trax_rule *r, const int *
 		}
 	}
 	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
-		sample_stat(r, lat, nlat, val, "wakeups followed by a switch-in");
+		assert_sample_stat(r, lat, nlat, val, "wakeups followed by a switch-in");
 	} else {
 		val->defined = 1;
 		val->v = r->expect.dim == TRAX_DIM_PERCENT ?

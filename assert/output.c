@@ -212,24 +212,6 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 	return 0;
 }
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	if (s)
-		strbuf_add_json(sb, s);
-	else
-		strbuf_adds(sb, "null");
-}
-
-static void json_num(struct strbuf *sb, double v)
-{
-	if (isnan(v) || isinf(v))
-		strbuf_adds(sb, "null");
-	else if (v == floor(v) && fabs(v) < 9e15)
-		strbuf_addf(sb, "%.0f", v);
-	else
-		strbuf_addf(sb, "%.17g", v);
-}
-
 const char *assert_dim_unit(enum trax_dim d)
 {
 	switch (d) {
@@ -248,9 +230,9 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "{\n  \"trax_version\": \"%s\",\n  \"rules\": ", TRAX_VERSION);
-	json_str(&sb, v->rules_path);
+	strbuf_add_json_or_null(&sb, v->rules_path);
 	strbuf_adds(&sb, ",\n  \"rules_sha256\": ");
-	json_str(&sb, v->rules_sha256);
+	strbuf_add_json_or_null(&sb, v->rules_sha256);
 	strbuf_adds(&sb, ",\n  \"results\": [");
 	for (int i = 0; i < v->n; i++) {
 		const struct trax_result *r = &v->res[i];
@@ -258,38 +240,38 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 
 		strbuf_adds(&sb, i ? ",\n    {" : "\n    {");
 		strbuf_adds(&sb, "\"name\": ");
-		json_str(&sb, r->name);
+		strbuf_add_json_or_null(&sb, r->name);
 		strbuf_adds(&sb, ", \"rule\": ");
-		json_str(&sb, r->rule->id);
+		strbuf_add_json_or_null(&sb, r->rule->id);
 		strbuf_adds(&sb, ", \"metric\": ");
-		json_str(&sb, trax_metric_name(r->rule->metric));
+		strbuf_add_json_or_null(&sb, trax_metric_name(r->rule->metric));
 		strbuf_adds(&sb, ", \"trace\": ");
-		json_str(&sb, r->trace);
+		strbuf_add_json_or_null(&sb, r->trace);
 		strbuf_adds(&sb, ", \"task\": ");
-		json_str(&sb, r->task);
+		strbuf_add_json_or_null(&sb, r->task);
 		strbuf_adds(&sb, ", \"verdict\": ");
-		json_str(&sb, trax_verdict_name(r->verdict));
+		strbuf_add_json_or_null(&sb, trax_verdict_name(r->verdict));
 		strbuf_addf(&sb, ", \"severity\": \"%s\"", r->rule->warn ? "warn" : "error");
 		strbuf_adds(&sb, ", \"value\": ");
 		if (r->has_value)
-			json_num(&sb, r->value);
+			strbuf_add_json_num(&sb, r->value);
 		else
 			strbuf_adds(&sb, "null");
 		strbuf_adds(&sb, ", \"unit\": ");
-		json_str(&sb, assert_dim_unit(r->dim));
+		strbuf_add_json_or_null(&sb, assert_dim_unit(r->dim));
 		strbuf_adds(&sb, ", \"display\": ");
-		json_str(&sb, r->has_value ? value_text(r, val, sizeof(val)) : NULL);
+		strbuf_add_json_or_null(&sb, r->has_value ? value_text(r, val, sizeof(val)) : NULL);
 		strbuf_adds(&sb, ", \"expect\": ");
-		json_str(&sb, r->rule->expect.text);
+		strbuf_add_json_or_null(&sb, r->rule->expect.text);
 		if (r->has_span) {
 			strbuf_adds(&sb, ", \"window\": {\"start_ns\": ");
-			json_num(&sb, r->span.start);
+			strbuf_add_json_num(&sb, r->span.start);
 			strbuf_adds(&sb, ", \"end_ns\": ");
-			json_num(&sb, r->span.end);
+			strbuf_add_json_num(&sb, r->span.end);
 			strbuf_adds(&sb, ", \"start_rel_s\": ");
-			json_num(&sb, (r->span.start - r->trace_start) / 1e9);
+			strbuf_add_json_num(&sb, (r->span.start - r->trace_start) / 1e9);
 			strbuf_adds(&sb, ", \"end_rel_s\": ");
-			json_num(&sb, (r->span.end - r->trace_start) / 1e9);
+			strbuf_add_json_num(&sb, (r->span.end - r->trace_start) / 1e9);
 			strbuf_adds(&sb, "}");
 		} else {
 			strbuf_adds(&sb, ", \"window\": null");
@@ -297,28 +279,28 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 		if (r->has_value && (r->rule->metric == TRAX_METRIC_START_TIME ||
 				     r->rule->metric == TRAX_METRIC_END_TIME)) {
 			strbuf_adds(&sb, ", \"absolute_ns\": ");
-			json_num(&sb, r->value + r->trace_start);
+			strbuf_add_json_num(&sb, r->value + r->trace_start);
 		}
 		strbuf_adds(&sb, ", \"reason\": ");
-		json_str(&sb, r->reason);
+		strbuf_add_json_or_null(&sb, r->reason);
 		if (r->cmp != TRAX_CMP_NONE) {
 			strbuf_adds(&sb, ", \"baseline\": {\"comparison\": ");
-			json_str(&sb, trax_cmp_name(r->cmp));
+			strbuf_add_json_or_null(&sb, trax_cmp_name(r->cmp));
 			strbuf_adds(&sb, ", \"verdict\": ");
-			json_str(&sb, r->cmp == TRAX_CMP_NEW ? NULL :
+			strbuf_add_json_or_null(&sb, r->cmp == TRAX_CMP_NEW ? NULL :
 				 trax_verdict_name(r->base_verdict));
 			strbuf_adds(&sb, ", \"value\": ");
 			if (r->cmp != TRAX_CMP_NEW && r->base_has_value)
-				json_num(&sb, r->base_value);
+				strbuf_add_json_num(&sb, r->base_value);
 			else
 				strbuf_adds(&sb, "null");
 			strbuf_adds(&sb, ", \"delta\": ");
 			if (r->cmp != TRAX_CMP_NEW && r->base_has_value && r->has_value)
-				json_num(&sb, r->value - r->base_value);
+				strbuf_add_json_num(&sb, r->value - r->base_value);
 			else
 				strbuf_adds(&sb, "null");
 			strbuf_adds(&sb, ", \"note\": ");
-			json_str(&sb, r->cmp_note);
+			strbuf_add_json_or_null(&sb, r->cmp_note);
 			strbuf_adds(&sb, "}");
 		}
 		strbuf_adds(&sb, "}");
@@ -326,17 +308,17 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 	strbuf_adds(&sb, "\n  ],");
 	if (v->compared) {
 		strbuf_adds(&sb, "\n  \"baseline\": {\"path\": ");
-		json_str(&sb, v->baseline_path);
+		strbuf_add_json_or_null(&sb, v->baseline_path);
 		strbuf_addf(&sb, ", \"regressed\": %d, \"regressed_warn\": %d, \"improved\": %d, "
 			    "\"same\": %d, \"new\": %d, \"not_comparable\": %d, \"missing\": [",
 			    v->regressed, v->regressed_warn, v->improved, v->same, v->added,
 			    v->not_comparable);
 		for (int i = 0; i < v->nmissing; i++) {
 			strbuf_adds(&sb, i ? ", " : "");
-			json_str(&sb, v->missing[i]);
+			strbuf_add_json_or_null(&sb, v->missing[i]);
 		}
 		strbuf_adds(&sb, "], \"note\": ");
-		json_str(&sb, v->baseline_note);
+		strbuf_add_json_or_null(&sb, v->baseline_note);
 		strbuf_adds(&sb, "},");
 	}
 	strbuf_addf(&sb, "\n  \"totals\": {\"pass\": %d, \"fail\": %d, \"warn\": %d, "

@@ -18,21 +18,6 @@ const char cmd_info_usage[] =
 	"\n"
 	"Exit status: 0 success, 2 usage or input error.\n";
 
-static char *meta(sqlite3 *db, const char *key)
-{
-	sqlite3_stmt *st = NULL;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			v = strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	return v;
-}
-
 static double secs(const char *ns)
 {
 	return ns ? strtoull(ns, NULL, 10) / 1e9 : 0;
@@ -108,14 +93,14 @@ int cmd_info(int argc, char **argv)
 	if (trax_db_open(argv[optind], NULL, &db, &err))
 		return cmd_fail("info", &err);
 
-	v[0] = meta(db, "source.path");
-	v[1] = meta(db, "format");
-	v[2] = meta(db, "source.size");
+	v[0] = trax_db_meta(db, "source.path");
+	v[1] = trax_db_meta(db, "format");
+	v[2] = trax_db_meta(db, "source.size");
 	printf("source:   %s (%s, %s bytes)\n", v[0] ? v[0] : "?", v[1] ? v[1] : "?",
 	       v[2] ? v[2] : "?");
-	v[3] = meta(db, "trace.start_ts");
-	v[4] = meta(db, "trace.end_ts");
-	v[5] = meta(db, "trace.complete_start_ts");
+	v[3] = trax_db_meta(db, "trace.start_ts");
+	v[4] = trax_db_meta(db, "trace.end_ts");
+	v[5] = trax_db_meta(db, "trace.complete_start_ts");
 	printf("time:     %.6f .. %.6f s (%.6f s)", secs(v[3]), secs(v[4]),
 	       secs(v[4]) - secs(v[3]));
 	if (v[5] && v[3] && strcmp(v[5], v[3]))
@@ -125,10 +110,10 @@ int cmd_info(int argc, char **argv)
 		free(v[i]);
 		v[i] = NULL;
 	}
-	v[0] = meta(db, "cpus");
-	v[1] = meta(db, "kernel");
-	v[2] = meta(db, "trace_clock");
-	v[3] = meta(db, "events");
+	v[0] = trax_db_meta(db, "cpus");
+	v[1] = trax_db_meta(db, "kernel");
+	v[2] = trax_db_meta(db, "trace_clock");
+	v[3] = trax_db_meta(db, "events");
 	printf("cpus:     %s\n", v[0] ? v[0] : "?");
 	if (v[1])
 		printf("kernel:   %s\n", v[1]);

@@ -193,3 +193,18 @@ char *trax_db_event_table(sqlite3 *db, const char *name)
 
 	return event_lookup(db, name, 1, &found);
 }
+
+char *trax_db_meta(sqlite3 *db, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}

@@ -15,6 +15,7 @@
 #include <cairo-svg.h>
 #include <fontconfig/fontconfig.h>
 
+#include "parse/parse.h"
 #include "plot/plot-local.h"
 
 void trax_plot_opts_init(struct trax_plot_opts *o)
@@ -99,21 +100,6 @@ int ch_meta_int(sqlite3 *db, const char *key, int64_t *v)
 	}
 	sqlite3_finalize(st);
 	return ret;
-}
-
-static char *meta_str(sqlite3 *db, const char *key)
-{
-	sqlite3_stmt *st = NULL;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			v = strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	return v;
 }
 
 int ch_table_exists(sqlite3 *db, const char *name)
@@ -708,7 +694,7 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 	if (c.W < 200 || c.H < 150 || c.W > 20000 || c.H > 20000)
 		return trax_error_set(err, TRAX_E_USAGE, "chart size %gx%g: want 200x150 to "
 				      "20000x20000", c.W, c.H);
-	src = meta_str(db, "source.path");
+	src = trax_db_meta(db, "source.path");
 	basename_of(src, c.trace_name, sizeof(c.trace_name));
 	free(src);
 	if (ch_meta_int(db, "trace.start_ts", &c.trace_start) ||
@@ -838,7 +824,7 @@ static cairo_status_t write_strbuf(void *closure, const unsigned char *data, uns
 /* The title of a chart for PDF metadata: "timeline of trace.dat". */
 static void doc_title(sqlite3 *db, const struct trax_plot_opts *o, char *buf, size_t len)
 {
-	char *src = meta_str(db, "source.path");
+	char *src = trax_db_meta(db, "source.path");
 	char name[256];
 
 	basename_of(src, name, sizeof(name));

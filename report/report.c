@@ -11,6 +11,7 @@
 
 #include "assert/assert.h"
 #include "plot/plot.h"
+#include "parse/parse.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 
@@ -198,24 +199,9 @@ static void report_release(struct report *rp)
 	trax_verdicts_release(&rp->v);
 }
 
-static char *meta(sqlite3 *db, const char *key)
-{
-	sqlite3_stmt *st = NULL;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			v = strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	return v;
-}
-
 static int64_t meta_int(sqlite3 *db, const char *key, int64_t dflt)
 {
-	char *v = meta(db, key), *end;
+	char *v = trax_db_meta(db, key), *end;
 	int64_t r = dflt;
 
 	if (v) {
@@ -292,11 +278,11 @@ static void build_summary(struct report *rp)
 
 	add(rp, B_H2, "Trace")->anchor = xstrdup(rp, "trace");
 	t = add_table(rp, NULL, 2, NULL, 0);
-	v = meta(db, "source.path");
+	v = trax_db_meta(db, "source.path");
 	kv(rp, t, "source", v ? v : "?");
 	free(v);
 	{
-		char *fmt = meta(db, "format"), *size = meta(db, "source.size");
+		char *fmt = trax_db_meta(db, "format"), *size = trax_db_meta(db, "source.size");
 
 		snprintf(buf, sizeof(buf), "%s%s%s%s", fmt ? fmt : "?", size ? ", " : "",
 			 size ? size : "", size ? " bytes" : "");
@@ -304,15 +290,15 @@ static void build_summary(struct report *rp)
 		free(fmt);
 		free(size);
 	}
-	v = meta(db, "source.sha256");
+	v = trax_db_meta(db, "source.sha256");
 	if (v)
 		kv(rp, t, "sha256", v);
 	free(v);
-	v = meta(db, "kernel");
+	v = trax_db_meta(db, "kernel");
 	if (v)
 		kv(rp, t, "kernel", v);
 	free(v);
-	v = meta(db, "trace_clock");
+	v = trax_db_meta(db, "trace_clock");
 	if (v)
 		kv(rp, t, "clock", v);
 	free(v);
@@ -330,7 +316,7 @@ static void build_summary(struct report *rp)
 	}
 	snprintf(buf, sizeof(buf), "%d", rp->ncpus);
 	kv(rp, t, "CPUs", buf);
-	v = meta(db, "events");
+	v = trax_db_meta(db, "events");
 	kv(rp, t, "events loaded", v && strcmp(v, "all") ? v : "all");
 	free(v);
 	snprintf(buf, sizeof(buf), "%lld threads, %lld pids",
@@ -351,7 +337,7 @@ static void build_summary(struct report *rp)
 		snprintf(key, sizeof(key), "cpu.%d.last_ts", c);
 		e = meta_int(db, key, INT64_MIN);
 		snprintf(key, sizeof(key), "cpu.%d.lost_events", c);
-		v = meta(db, key);
+		v = trax_db_meta(db, key);
 		if (v && !strcmp(v, "unknown")) {
 			lost_unknown = 1;
 			snprintf(l, sizeof(l), "some (count unknown)");
@@ -579,7 +565,7 @@ static int build_verdicts(struct report *rp)
 	int ret, charts = 0, max = o->max_rule_charts > 0 ? o->max_rule_charts :
 				      REPORT_MAX_CHARTS_DEFAULT, skipped = 0;
 
-	src = meta(rp->db, "source.path");
+	src = trax_db_meta(rp->db, "source.path");
 	ret = trax_check_db(o->rules, rp->db, o->trace_name ? o->trace_name :
 			    src ? src : rp->name, &rp->v, rp->err);
 	free(src);
@@ -1217,7 +1203,7 @@ int trax_report_write(sqlite3 *db, const struct trax_report_opts *o, enum trax_r
 	int fd, ret = 0;
 
 	o = rp.o;
-	src = meta(db, "source.path");
+	src = trax_db_meta(db, "source.path");
 	snprintf(rp.name, sizeof(rp.name), "%s", src ? (strrchr(src, '/') ? strrchr(src, '/') + 1 :
 								 src) : "trace");
 	free(src);

@@ -1,4 +1,5 @@
 /* util/strbuf.c: growable strings. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +137,22 @@ void strbuf_release(struct strbuf *sb)
 		free(sb->buf);
 	sb->buf = strbuf_empty;
 	sb->len = sb->alloc = 0;
+}
+
+void strbuf_add_json_or_null(struct strbuf *sb, const char *s)
+{
+	if (s)
+		strbuf_add_json(sb, s);
+	else
+		strbuf_adds(sb, "null");
+}
+
+void strbuf_add_json_num(struct strbuf *sb, double v)
+{
+	if (isnan(v) || isinf(v))
+		strbuf_adds(sb, "null");
+	else if (v == floor(v) && fabs(v) < 9e15)
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.17g", v);
 }

@@ -23,6 +23,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_add_xml(struct strbuf *sb, const char *s);
 /* Append s as a JSON string literal, quotes included. */
 void strbuf_add_json(struct strbuf *sb, const char *s);
+/* The same, or null for NULL. */
+void strbuf_add_json_or_null(struct strbuf *sb, const char *s);
+/* A JSON number: integral values without a fraction, non-finite ones as null. */
+void strbuf_add_json_num(struct strbuf *sb, double v);
 void strbuf_reset(struct strbuf *sb);
 /* Give the buffer to the caller (free() it); sb is left empty. */
 char *strbuf_detach(struct strbuf *sb);
