@@ -48,7 +48,9 @@ is() { # got want desc
 }
 
 near() { # got want tol desc
-	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'
+	# an empty GOT or WANT (a failed query, an awk that died) never passes as 0
+	awk -v g="$1" -v w="$2" -v t="$3" \
+		'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && w != "" && d <= t) }'
 	_result $? "$4" "got $1, want $2 +- $3"
 }
 
@@ -63,8 +65,15 @@ need_shared() { # path: 0 when present, else prints a SKIP line for desc and ret
 	return 1
 }
 
-q() { # db sql: query as CSV without header
-	"$TRAX" query "$1" "$2" --format csv | tail -n +2 | tr -d '\r'
+q() { # db sql: query as CSV without header; returns trax query's exit status (its error on
+	# stderr), so that a caller can tell a failed query from an empty result
+	local f rc
+	f=$(mktemp "$TMP/q.XXXXXX")
+	"$TRAX" query "$1" "$2" --format csv >"$f"
+	rc=$?
+	[ $rc -eq 0 ] && tail -n +2 "$f" | tr -d '\r'
+	rm -f "$f"
+	return $rc
 }
 
 finish() {

@@ -9,8 +9,15 @@
 
 same() { # desc dba sqla dbb sqlb
 	local a b
-	a=$(q "$2" "$3")
-	b=$(q "$4" "$5")
+	# a query that fails on both sides must not pass as two equal empty results
+	if ! a=$(q "$2" "$3"); then
+		_result 1 "$1" "query failed on $2: $3"
+		return
+	fi
+	if ! b=$(q "$4" "$5"); then
+		_result 1 "$1" "query failed on $4: $5"
+		return
+	fi
 	if [ "$a" = "$b" ]; then
 		_result 0 "$1"
 	else
