@@ -32,6 +32,9 @@ trace-cmd report "$d/x.dat" 2>/dev/null >"$d/report"
 grep -q "tracing_mark_write: \[0\] starts$" "$d/report"
 _result $? "rt-app's markers are in the capture (its tracefs was the instance)"
 pinned_pid=$(sed -n 's/^ *pinned-\([0-9]*\) .*tracing_mark_write: \[0\] starts$/\1/p' "$d/report")
+# (without the task's pid the grep below, and the shape, would pass on nothing)
+[ -n "$pinned_pid" ]
+_result $? "the pinned task's pid from its \"[0] starts\" marker ($pinned_pid)"
 if [ -n "$pinned_pid" ] && grep -q "pinned-$pinned_pid .*tracing_mark_write" "$TRACEFS/trace" 2>/dev/null; then
 	_result 1 "rt-app's markers are not in the top-level buffer"
 else
@@ -66,9 +69,8 @@ near "$acts" 125 2 "by hand: 125 activations (2 s / 16 ms)"
 near "$duty" 25 2 "by hand: duty cycle 25 %"
 near "$period" 16 0.5 "by hand: period 16 ms"
 
-# The same through the rules, once `trax check` exists
-if "$TRAX" check --help >/dev/null 2>&1; then
-	cat >"$d/rules.json" <<'EOF'
+# The same through the rules
+cat >"$d/rules.json" <<'EOF'
 { "windows": { "run": { "from_marker": "[0] begins loop 0 phase 0 step 0",
                         "to_marker": "trax: stop" } },
   "rules": [
@@ -82,12 +84,9 @@ if "$TRAX" check --help >/dev/null 2>&1; then
       "expect": "125 +- 2" }
   ] }
 EOF
-	"$TRAX" check "$d/rules.json" "$d/x.dat" --format tap >"$d/tap" 2>&1
-	is "$?" 0 "trax check: the pinned periodic task passes its rules"
-	is "$(grep -c '^ok ' "$d/tap")" 4 "trax check: four rules pass" "$(cat "$d/tap")"
-else
-	skip "trax check on the pinned periodic task" "trax check is not built yet (\$TRAX check --help fails)"
-fi
+"$TRAX" check "$d/rules.json" "$d/x.dat" --format tap >"$d/tap" 2>&1
+is "$?" 0 "trax check: the pinned periodic task passes its rules"
+is "$(grep -c '^ok ' "$d/tap")" 4 "trax check: four rules pass" "$(cat "$d/tap")"
 
 # An rt-app file runs as it is; rt-app's ftrace option writes the instance's tracing_on
 cat >"$d/rt.json" <<'EOF'
