@@ -113,12 +113,17 @@ rm -f "$d/x.dat" "$d/x.log"
 for sig in INT TERM; do
 	run_bg "$d/out" "$d/err" "$TRAX" collect -e sched:sched_switch -o "$d/x.dat" -- sleep 60
 	pid=$bg_pid
+	# the instance and the workload are there before the signal (else "no instance left"
+	# and "the workload is stopped" would be about nothing): wait up to 5 s for each
+	wpid=
 	for _ in $(seq 50); do
-		[ -e "$TRACEFS/instances/trax-collect-$pid" ] && break
+		[ -e "$TRACEFS/instances/trax-collect-$pid" ] && wpid=$(pgrep -P $pid -x sleep) &&
+			break
 		sleep 0.1
 	done
+	ok "SIG$sig: the capture runs in its instance trax-collect-$pid" \
+		test -d "$TRACEFS/instances/trax-collect-$pid"
 	sleep 0.5
-	wpid=$(pgrep -P $pid sleep)
 	kill -$sig $pid
 	wait $pid
 	rc=$?
