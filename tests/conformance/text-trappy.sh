@@ -47,10 +47,17 @@ if [ $found = 0 ]; then
 fi
 
 db() { echo "$TMP/$(echo "$1" | tr / _).db"; }
+# loaded NAME: sets d to NAME's db; when there is none, a trace absent from ../shared gives
+# a SKIP line for its spot checks (a trace that failed to load is already a 'not ok' above)
+loaded() {
+	d=$(db "$1")
+	[ -f "$d" ] && return 0
+	[ -f "$TRACES/$1" ] || skip "$1: spot checks" "$TRACES/$1 absent"
+	return 1
+}
 
 # thermal_trace.txt: the counts the traces README gives, and the first lines' values.
-d=$(db trappy/thermal_trace.txt)
-if [ -f "$d" ]; then
+if loaded trappy/thermal_trace.txt; then
 	is "$(q "$d" "SELECT name || '=' || count FROM event_type WHERE count > 0 ORDER BY name" | tr '\n' ' ')" \
 		"cdev_update=201 thermal_power_allocator=67 thermal_power_allocator_pid=67 thermal_power_cpu_get_power=134 thermal_power_cpu_limit=134 thermal_power_devfreq_get_power=67 thermal_power_devfreq_limit=67 thermal_temperature=67 " \
 		"thermal_trace.txt: counts per the traces README"
@@ -65,8 +72,7 @@ if [ -f "$d" ]; then
 fi
 
 # trace_equals.txt: '=' inside values; bputs keeps the whole formatted text.
-d=$(db trappy/trace_equals.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_equals.txt; then
 	is "$(q "$d" "SELECT str FROM bputs ORDER BY ts LIMIT 1 OFFSET 2")" \
 		"0xffff0000080feeb8s: equals_event: my_field=foo=bar=baz" "trace_equals.txt: value with '='"
 	is "$(q "$d" "SELECT DISTINCT ip FROM bputs")" "$((0xffff0000080feeb8))" \
@@ -74,8 +80,7 @@ if [ -f "$d" ]; then
 fi
 
 # trace_failed_to_parse.txt: the key=value pairs after [FAILED TO PARSE] are kept.
-d=$(db trappy/trace_failed_to_parse.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_failed_to_parse.txt; then
 	is "$(q "$d" "SELECT group_concat(freq, ' ') FROM (SELECT freq FROM thermal_power_cpu_get_power ORDER BY ts)")" \
 		"$((0x82208)) $((0x240a90))" "trace_failed_to_parse.txt: hex freq after [FAILED TO PARSE]"
 	is "$(q "$d" "SELECT req_power, current_temp, delta_temp FROM thermal_power_allocator")" \
@@ -84,8 +89,7 @@ if [ -f "$d" ]; then
 fi
 
 # trace_idle_unsorted.txt: records sorted by timestamp before loading.
-d=$(db trappy/trace_idle_unsorted.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_idle_unsorted.txt; then
 	is "$(q "$d" "SELECT group_concat(state, ' ') FROM (SELECT state FROM cpu_idle WHERE cpu_id = 6 ORDER BY rowid)")" \
 		"0 1 4294967295" "trace_idle_unsorted.txt: cpu 6 idle states in time order"
 	is "$(q "$d" "SELECT count(*) FROM sched_switch s JOIN sched_switch t ON t.rowid = s.rowid + 1 WHERE t.ts < s.ts")" \
@@ -95,8 +99,7 @@ if [ -f "$d" ]; then
 fi
 
 # trace_no_trailing_line.txt: the last line, without its newline, is loaded.
-d=$(db trappy/trace_no_trailing_line.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_no_trailing_line.txt; then
 	is "$(q "$d" "SELECT ts, state, cpu_id FROM cpu_idle ORDER BY ts DESC LIMIT 1")" \
 		"1136097721000,4294967295,0" "trace_no_trailing_line.txt: last line"
 	is "$(q "$d" "SELECT prev_comm, prev_pid, prev_prio, prev_state, next_comm FROM sched_switch")" \
@@ -104,9 +107,8 @@ if [ -f "$d" ]; then
 fi
 
 # trace_empty.txt: values with units, comms with spaces, keys beyond the built-in list.
-d=$(db trappy/trace_empty.txt)
 f=$TRACES/trappy/trace_empty.txt
-if [ -f "$d" ]; then
+if loaded trappy/trace_empty.txt; then
 	is "$(q "$d" "SELECT comm, pid, runtime, vruntime FROM sched_stat_runtime ORDER BY ts LIMIT 1")" \
 		"trace-cmd,2461,7778999,6087430069" "trace_empty.txt: runtime=7778999 [ns] as an integer"
 	is "$(q "$d" "SELECT count(*) FROM sched_stat_runtime WHERE comm = 'rs:main Q:Reg'")" \
@@ -116,21 +118,18 @@ if [ -f "$d" ]; then
 fi
 
 # trace_sched.txt and trace_common_clk.txt: old kernels' fields, a bare clock name.
-d=$(db trappy/trace_sched.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_sched.txt; then
 	is "$(q "$d" "SELECT comm, pid, prio, success, target_cpu FROM sched_wakeup_new ORDER BY ts LIMIT 1")" \
 		"shutils,19428,120,1,2" "trace_sched.txt: sched_wakeup_new"
 	is "$(q "$d" "SELECT state, cpu_id FROM cpu_frequency")" "600000,0" "trace_sched.txt: cpu_frequency"
 fi
-d=$(db trappy/trace_common_clk.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_common_clk.txt; then
 	is "$(q "$d" "SELECT name, state, cpu_id FROM clock_set_rate ORDER BY ts LIMIT 1")" \
 		"video_subcore0_clk_src,200000000,7" "trace_common_clk.txt: clock_set_rate"
 fi
 
 # trace_filesystem.txt: payloads without key=value pairs go to raw_event, whole.
-d=$(db trappy/trace_filesystem.txt)
-if [ -f "$d" ]; then
+if loaded trappy/trace_filesystem.txt; then
 	is "$(q "$d" "SELECT count(*) FROM raw_event")" \
 		"$(grep -c '\] *[0-9.]*: [a-z0-9_]*:' "$TRACES/trappy/trace_filesystem.txt")" \
 		"trace_filesystem.txt: every line in raw_event"
@@ -139,21 +138,18 @@ if [ -f "$d" ]; then
 fi
 
 # BART: the sched plugin form and the raw form of the same three switches.
-d=$(db bart/trace.txt)
-if [ -f "$d" ]; then
+if loaded bart/trace.txt; then
 	is "$(q "$d" "SELECT prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio FROM sched_switch ORDER BY ts" | tr '\n' ' ')" \
 		"trace-cmd,4734,120,0,migration/2,18,0 migration/2,18,0,1,trace-cmd,4732,120 trace-cmd,4731,120,1,trace-cmd,4730,120 " \
 		"bart/trace.txt: plugin-form sched_switch"
 fi
-d=$(db bart/trace.raw.txt)
-if [ -f "$d" ]; then
+if loaded bart/trace.raw.txt; then
 	is "$(q "$d" "SELECT prev_state FROM sched_switch ORDER BY ts LIMIT 1")" 1024 \
 		"bart/trace.raw.txt: numeric prev_state kept"
 fi
 
 # LISA: trace-cmd report -R of a Juno run.
-d=$(db lisa/juno_sched_raw.txt)
-if [ -f "$d" ]; then
+if loaded lisa/juno_sched_raw.txt; then
 	is "$(q "$d" "SELECT buf FROM print ORDER BY ts LIMIT 1")" TRACE_MARKER_START \
 		"juno_sched_raw.txt: first marker"
 	is "$(q "$d" "SELECT buf FROM print ORDER BY ts DESC LIMIT 1")" TRACE_MARKER_STOP \
