@@ -415,6 +415,7 @@ static void test_disk_full(void **state)
 	struct page p;
 
 	if (access("/dev/full", W_OK)) {
+		printf("# SKIP /dev/full is not writable here: no full disk to write to\n");
 		skip();
 		return;
 	}
