@@ -24,6 +24,11 @@ is "$(q "$TMP/sw.db" "SELECT count(*), sum(dur), sum(clipped) FROM sched_slice")
 # Each CPU's first switch: the clipped slice starts at that CPU's first record.
 is "$(q "$TMP/full.db" "SELECT count(*) FROM sched_slice s WHERE clipped & 1 AND ts != (SELECT value FROM meta WHERE key='cpu.' || s.cpu || '.first_ts')")" \
 	0 "clipped slices start at their CPU's first record"
+# ... and there is one to check (trace-cmd report -t): CPU 2's first record is a bprint at
+# 106439.675570920, before its first switch; CPUs 0, 1 and 5 begin with a switch (nothing
+# before it to clip), CPUs 3 and 4 have no switch.
+is "$(q "$TMP/full.db" "SELECT cpu || ' ' || ts FROM sched_slice WHERE clipped & 1")" \
+	"2 106439675570920" "one clipped first slice: CPU 2's, from its first record"
 # The trace's first sched_switch, per BART's test: 106439.675591 s.
 is "$(q "$TMP/full.db" "SELECT min(ts)/1000 FROM sched_switch")" 106439675591 "first sched_switch at 106439.675591 s"
 finish
