@@ -58,8 +58,8 @@ idle=$(trace-cmd report "$d/init.dat" 2>/dev/null | grep -c 'trax: initial cpu_i
 is "$idle" "$cpus" "one initial cpu_idle marker per online CPU ($cpus)"
 oncpu=$(trace-cmd report "$d/init.dat" 2>/dev/null |
 	sed -n 's/.*\[0*\([0-9][0-9]*\)\].*trax: initial cpu_idle cpu_id=\([0-9]*\) .*/\1 \2/p' |
-	awk '$1 != $2' | wc -l)
-is "$oncpu" 0 "each cpu_idle marker was written on its CPU"
+	awk '$1 == $2' | wc -l)
+is "$oncpu" "$cpus" "each cpu_idle marker was written on its CPU"
 trace-cmd report "$d/init.dat" 2>/dev/null |
 	grep -q "trax: initial oom_score_adj_update pid=[0-9]* oom_score_adj=123"
 _result $? "the workload's oom_score_adj (123) is recorded"
