@@ -52,8 +52,8 @@ int cmd_check(int argc, char **argv)
 	const char *outpath = NULL, *base_path = NULL, *save_path = NULL;
 	struct trax_baseline *base = NULL;
 	struct trax_trace_id *ids = NULL;
-	char *events = NULL, *tmp = NULL;
-	FILE *out = stdout;
+	char *events = NULL;
+	struct cmd_out co = { .f = NULL };
 	int c, ret = EXIT_INPUT, nids = 0;
 
 	if (cmd_wants_help(argc, argv, cmd_check_usage))
@@ -120,42 +120,17 @@ int cmd_check(int argc, char **argv)
 		cmd_fail("check", &err);
 		goto out;
 	}
-	if (outpath) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%s.tmp-%d", outpath, (int)getpid());
-		tmp = strbuf_detach(&sb);
-		out = fopen(tmp, "w");
-		if (!out) {
-			fprintf(stderr, "trax check: %s: %s\n", outpath, strerror(errno));
-			free(tmp);
-			tmp = NULL;
-			out = stdout;
-			goto out;
-		}
-	}
-	if (trax_verdicts_write(&v, fmt, out) < 0) {
+	if (cmd_out_open(&co, "check", outpath))
+		goto out;
+	if (trax_verdicts_write(&v, fmt, co.f) < 0) {
 		fprintf(stderr, "trax check: %s: write error\n", outpath ? outpath : "stdout");
 		goto out;
 	}
-	if (tmp) {
-		if (fclose(out) != 0 || rename(tmp, outpath) < 0) {
-			fprintf(stderr, "trax check: %s: %s\n", outpath, strerror(errno));
-			out = stdout;
-			goto out;
-		}
-		out = stdout;
-		free(tmp);
-		tmp = NULL;
-	}
+	if (cmd_out_commit(&co, "check"))
+		goto out;
 	ret = trax_verdicts_exit_status(&v);
 out:
-	if (tmp) {
-		if (out != stdout)
-			fclose(out);
-		unlink(tmp);
-		free(tmp);
-	}
+	cmd_out_abort(&co);
 	free(events);
 	for (int i = 0; i < nids; i++)
 		trax_trace_id_release(&ids[i]);

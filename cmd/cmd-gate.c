@@ -88,10 +88,10 @@ int cmd_gate(int argc, char **argv)
 	enum trax_out_format fmt = isatty(1) ? TRAX_OUT_TEXT : TRAX_OUT_TAP;
 	const char *rules = NULL, *outpath = NULL;
 	char **runs[2] = { NULL, NULL };
-	char *events = NULL, *tmp = NULL;
+	char *events = NULL;
+	struct cmd_out co = { .f = NULL };
 	int nruns[2] = { 0, 0 }, side = -1, ret = EXIT_INPUT, only_runs = 0;
 	double alpha = 0.05;
-	FILE *out = stdout;
 
 	if (cmd_wants_help(argc, argv, cmd_gate_usage))
 		return EXIT_OK;
@@ -175,43 +175,17 @@ int cmd_gate(int argc, char **argv)
 		cmd_fail("gate", &err);
 		goto out;
 	}
-	if (outpath) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%s.tmp-%d", outpath, (int)getpid());
-		tmp = strbuf_detach(&sb);
-		out = fopen(tmp, "w");
-		if (!out) {
-			fprintf(stderr, "trax gate: %s: %s\n", outpath, strerror(errno));
-			out = stdout;
-			free(tmp);
-			tmp = NULL;
-			goto out;
-		}
-	}
-	if (trax_gate_write(g, fmt, out) < 0) {
+	if (cmd_out_open(&co, "gate", outpath))
+		goto out;
+	if (trax_gate_write(g, fmt, co.f) < 0) {
 		fprintf(stderr, "trax gate: %s: write error\n", outpath ? outpath : "stdout");
 		goto out;
 	}
-	if (tmp) {
-		int rc = fclose(out);
-
-		out = stdout;
-		if (rc != 0 || rename(tmp, outpath) < 0) {
-			fprintf(stderr, "trax gate: %s: %s\n", outpath, strerror(errno));
-			goto out;
-		}
-		free(tmp);
-		tmp = NULL;
-	}
+	if (cmd_out_commit(&co, "gate"))
+		goto out;
 	ret = trax_gate_exit_status(g);
 out:
-	if (tmp) {
-		if (out != stdout)
-			fclose(out);
-		unlink(tmp);
-		free(tmp);
-	}
+	cmd_out_abort(&co);
 	free(events);
 	trax_gate_free(g);
 	trax_rules_free(rs);

@@ -34,6 +34,22 @@ DECLARE_CMD(plot);
 DECLARE_CMD(report);
 DECLARE_CMD(collect);
 
+/*
+ * Output of a subcommand: stdout, or a file written under a temporary name and renamed into
+ * place only when complete (`-o FILE`), so a failed run leaves no file that looks complete.
+ */
+struct cmd_out {
+	FILE *f;		/* where to write */
+	const char *path;	/* NULL: stdout */
+	char *tmp;
+};
+/* Open path (NULL: stdout); on failure prints "trax CMD: path: reason" and returns -1. */
+int cmd_out_open(struct cmd_out *o, const char *cmd, const char *path);
+/* Put the file in place (after a successful write); on failure prints and returns -1. */
+int cmd_out_commit(struct cmd_out *o, const char *cmd);
+/* Remove an uncommitted temporary file (a no-op after commit or for stdout). */
+void cmd_out_abort(struct cmd_out *o);
+
 /* Print "trax CMD: message" to stderr and return EXIT_INPUT. */
 int cmd_fail(const char *cmd, const struct trax_error *err);
 /* Print a usage error and the command's usage line; returns EXIT_INPUT. */
