@@ -11,6 +11,7 @@
 
 #include "assert/assert-local.h"
 #include "assert/gate.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 
 #define BASELINE_VERSION 1
@@ -203,7 +204,7 @@ int trax_baseline_save(const char *path, const struct trax_verdicts *v,
 		       const struct trax_trace_id *ids, int nids, struct trax_error *err)
 {
 	json_t *root = json_object(), *traces = json_array(), *results = json_array(), *rules;
-	struct strbuf tmp = STRBUF_INIT;
+	struct trax_outfile of = { 0 };
 	int ret = 0;
 
 	if (!root || !traces || !results)
@@ -257,17 +258,15 @@ int trax_baseline_save(const char *path, const struct trax_verdicts *v,
 	json_object_set_new(root, "traces", traces);
 	json_object_set_new(root, "results", results);
 
-	strbuf_addf(&tmp, "%s.tmp-%d", path, (int)getpid());
-	if (json_dump_file(root, tmp.buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-			   JSON_REAL_PRECISION(17)) != 0) {
+	ret = trax_outfile_open(&of, path, err);
+	if (!ret && json_dumpf(root, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			       JSON_REAL_PRECISION(17)) != 0) {
 		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot write the baseline: %s", path,
 				     strerror(errno ? errno : EIO));
-		unlink(tmp.buf);
-	} else if (rename(tmp.buf, path) < 0) {
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-		unlink(tmp.buf);
+		trax_outfile_abort(&of);
+	} else if (!ret) {
+		ret = trax_outfile_commit(&of, err);
 	}
-	strbuf_release(&tmp);
 	json_decref(root);
 	return ret;
 }

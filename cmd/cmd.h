@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "util/outfile.h"
 
 /* Exit statuses of every subcommand. */
 enum {
@@ -39,9 +40,8 @@ DECLARE_CMD(collect);
  * place only when complete (`-o FILE`), so a failed run leaves no file that looks complete.
  */
 struct cmd_out {
-	FILE *f;		/* where to write */
-	const char *path;	/* NULL: stdout */
-	char *tmp;
+	FILE *f;			/* where to write */
+	struct trax_outfile file;	/* with -o FILE */
 };
 /* Open path (NULL: stdout); on failure prints "trax CMD: path: reason" and returns -1. */
 int cmd_out_open(struct cmd_out *o, const char *cmd, const char *path);

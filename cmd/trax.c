@@ -1,13 +1,9 @@
 /* cmd/trax.c: the `trax` command: dispatch to one subcommand per file (cmd/cmd-*.c). */
-#include <errno.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "util/strbuf.h"
 
 const struct trax_cmd trax_cmds[] = {
 	{ "load", cmd_load, "load a trace into a SQLite database", cmd_load_usage },
@@ -23,53 +19,38 @@ const struct trax_cmd trax_cmds[] = {
 
 int cmd_out_open(struct cmd_out *o, const char *cmd, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct trax_error err = { 0 };
 
+	memset(o, 0, sizeof(*o));
 	o->f = stdout;
-	o->path = path;
-	o->tmp = NULL;
 	if (!path)
 		return 0;
-	strbuf_addf(&sb, "%s.tmp-%d", path, (int)getpid());
-	o->tmp = strbuf_detach(&sb);
-	o->f = fopen(o->tmp, "w");
-	if (!o->f) {
-		fprintf(stderr, "trax %s: %s: %s\n", cmd, path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		o->f = stdout;
+	if (trax_outfile_open(&o->file, path, &err)) {
+		cmd_fail(cmd, &err);
 		return -1;
 	}
+	o->f = o->file.f;
 	return 0;
 }
 
 int cmd_out_commit(struct cmd_out *o, const char *cmd)
 {
-	int rc;
+	struct trax_error err = { 0 };
 
-	if (!o->tmp)
+	if (o->f == stdout)
 		return fflush(stdout) ? -1 : 0;
-	rc = fclose(o->f);
 	o->f = stdout;
-	if (rc != 0 || rename(o->tmp, o->path) < 0) {
-		fprintf(stderr, "trax %s: %s: %s\n", cmd, o->path, strerror(errno));
+	if (trax_outfile_commit(&o->file, &err)) {
+		cmd_fail(cmd, &err);
 		return -1;
 	}
-	free(o->tmp);
-	o->tmp = NULL;
 	return 0;
 }
 
 void cmd_out_abort(struct cmd_out *o)
 {
-	if (!o->tmp)
-		return;
-	if (o->f && o->f != stdout)
-		fclose(o->f);
+	trax_outfile_abort(&o->file);
 	o->f = stdout;
-	unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
 }
 
 int cmd_fail(const char *cmd, const struct trax_error *err)

@@ -16,6 +16,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include "parse/parse.h"
+#include "util/outfile.h"
 #include "plot/plot-local.h"
 
 void trax_plot_opts_init(struct trax_plot_opts *o)
@@ -801,14 +802,6 @@ void trax_plot_release_fonts(void)
 	FcFini();
 }
 
-void trax_plot_file_mode(int fd)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-}
-
 static cairo_status_t write_file(void *closure, const unsigned char *data, unsigned int len)
 {
 	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
@@ -902,12 +895,13 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 		    const char *path, struct trax_plot_info *info, struct trax_error *err)
 {
 	struct trax_plot_opts dflt;
-	struct strbuf tmp = STRBUF_INIT, svg = STRBUF_INIT, norm = STRBUF_INIT;
+	struct strbuf svg = STRBUF_INIT, norm = STRBUF_INIT;
+	struct trax_outfile of = { 0 };
 	cairo_surface_t *s = NULL;
 	cairo_t *cr = NULL;
 	FILE *f = NULL;
 	char title[512];
-	int fd, ret = 0, w, h;
+	int ret = 0, w, h;
 	cairo_status_t cs;
 
 	if (!o) {
@@ -916,19 +910,10 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 	}
 	w = o->width > 0 ? o->width : 1200;
 	h = o->height > 0 ? o->height : 600;
-	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	ret = trax_outfile_open(&of, path, err);
+	if (ret)
 		goto out;
-	}
-	trax_plot_file_mode(fd);
-	f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
+	f = of.f;
 	switch (fmt) {
 	case TRAX_PLOT_PNG:
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
@@ -970,24 +955,13 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 		svg_normalize(svg.buf, svg.len, NULL, &norm);
 		fwrite(norm.buf, 1, norm.len, f);
 	}
-	if (ferror(f) || fclose(f) != 0) {
-		f = NULL;
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp.buf, path) < 0)
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	ret = trax_outfile_commit(&of, err);
 out:
 	if (cr)
 		cairo_destroy(cr);
 	if (s)
 		cairo_surface_destroy(s);
-	if (f)
-		fclose(f);
-	if (ret && tmp.len)
-		unlink(tmp.buf);
-	strbuf_release(&tmp);
+	trax_outfile_abort(&of);
 	strbuf_release(&svg);
 	strbuf_release(&norm);
 	return ret;

@@ -136,9 +136,6 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
  * $SOURCE_DATE_EPOCH when set, else 1970-01-01T00:00:00Z, never the current time. */
 void trax_plot_pdf_metadata(cairo_surface_t *pdf, const char *title);
 
-/* Give a file made by mkstemp() (mode 0600) the mode a new file gets (0666 less the umask),
- * before it is renamed into place as an output. */
-void trax_plot_file_mode(int fd);
 
 /*
  * Release the font caches cairo and fontconfig keep for the whole process, so that a leak

@@ -13,6 +13,7 @@
 #include "plot/plot.h"
 #include "parse/parse.h"
 #include "report/report.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 
 /*
@@ -1196,11 +1197,12 @@ int trax_report_write(sqlite3 *db, const struct trax_report_opts *o, enum trax_r
 {
 	static const struct trax_report_opts none;
 	struct report rp = { .db = db, .o = o ? o : &none, .err = err };
-	struct strbuf tmp = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf html = STRBUF_INIT;
+	struct trax_outfile of = { 0 };
 	cairo_surface_t *s = NULL;
 	char *src, a[64], d[64];
 	FILE *f = NULL;
-	int fd, ret = 0;
+	int ret = 0;
 
 	o = rp.o;
 	src = trax_db_meta(db, "source.path");
@@ -1237,20 +1239,10 @@ int trax_report_write(sqlite3 *db, const struct trax_report_opts *o, enum trax_r
 		goto out;
 	}
 
-	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-		strbuf_reset(&tmp);
+	ret = trax_outfile_open(&of, path, err);
+	if (ret)
 		goto out;
-	}
-	trax_plot_file_mode(fd);
-	f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
+	f = of.f;
 	if (fmt == TRAX_REPORT_HTML) {
 		ret = write_html(&rp, &html);
 		if (ret)
@@ -1269,22 +1261,13 @@ int trax_report_write(sqlite3 *db, const struct trax_report_opts *o, enum trax_r
 			goto out;
 		}
 	}
-	if (ferror(f) || fclose(f)) {
-		f = NULL;
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp.buf, path) < 0)
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	cairo_surface_destroy(s);	/* NULL for HTML; a finished PDF writes nothing more */
+	s = NULL;
+	ret = trax_outfile_commit(&of, err);
 out:
 	if (s)
 		cairo_surface_destroy(s);
-	if (f)
-		fclose(f);
-	if (ret && tmp.len)
-		unlink(tmp.buf);
-	strbuf_release(&tmp);
+	trax_outfile_abort(&of);
 	strbuf_release(&html);
 	report_release(&rp);
 	return ret;
