@@ -2,6 +2,7 @@
 #   ok CMD...            passes when CMD succeeds
 #   is GOT WANT DESC     string equality
 #   near GOT WANT TOL DESC   |GOT - WANT| <= TOL (numbers)
+#   same DESC DBA SQLA DBB SQLB   two queries give the same output
 #   skip DESC REASON     a SKIP line with its reason
 #   finish               prints the plan; exits 1 when anything failed
 set -u
@@ -74,6 +75,24 @@ q() { # db sql: query as CSV without header; returns trax query's exit status (i
 	[ $rc -eq 0 ] && tail -n +2 "$f" | tr -d '\r'
 	rm -f "$f"
 	return $rc
+}
+
+same() { # desc dba sqla dbb sqlb: the two queries give identical output
+	local a b
+	# a query that fails on both sides must not pass as two equal empty results
+	if ! a=$(q "$2" "$3"); then
+		_result 1 "$1" "query failed on $2: $3"
+		return
+	fi
+	if ! b=$(q "$4" "$5"); then
+		_result 1 "$1" "query failed on $4: $5"
+		return
+	fi
+	if [ "$a" = "$b" ]; then
+		_result 0 "$1"
+	else
+		_result 1 "$1" "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -8)"
+	fi
 }
 
 finish() {

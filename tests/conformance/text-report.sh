@@ -7,23 +7,6 @@
 # their prefixes and numbers them in order of first appearance, a trace.dat in file order.
 . "$(dirname "$0")/../lib.sh"
 
-same() { # desc dba sqla dbb sqlb
-	local a b
-	# a query that fails on both sides must not pass as two equal empty results
-	if ! a=$(q "$2" "$3"); then
-		_result 1 "$1" "query failed on $2: $3"
-		return
-	fi
-	if ! b=$(q "$4" "$5"); then
-		_result 1 "$1" "query failed on $4: $5"
-		return
-	fi
-	if [ "$a" = "$b" ]; then
-		_result 0 "$1"
-	else
-		_result 1 "$1" "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -8)"
-	fi
-}
 
 
 if ! command -v trace-cmd >/dev/null; then

@@ -9,24 +9,6 @@
 . "$(dirname "$0")/../lib.sh"
 FIX=$TOP/tests/fixtures/text
 
-# same DESC DBA SQLA DBB SQLB: the two queries give identical output
-same() {
-	local a b
-	# a query that fails on both sides must not pass as two equal empty results
-	if ! a=$(q "$2" "$3"); then
-		_result 1 "$1" "query failed on $2: $3"
-		return
-	fi
-	if ! b=$(q "$4" "$5"); then
-		_result 1 "$1" "query failed on $4: $5"
-		return
-	fi
-	if [ "$a" = "$b" ]; then
-		_result 0 "$1"
-	else
-		_result 1 "$1" "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -8)"
-	fi
-}
 
 if [ ! -f "$FIX/trace.dat" ]; then
 	skip "text vs trace.dat" "$FIX/trace.dat missing (run tests/fixtures/text/record.sh)"
