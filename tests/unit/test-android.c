@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "parse/loader.h"
+#include "tests/unit/canned.h"
 
 /*
  * Each case feeds events through ld_emit() (as a reader does) and reads the derived tables
@@ -54,20 +55,6 @@ static const struct ld_field_def sync_pt_f[] = {
 static const struct ld_field_def sync_tl_f[] = {
 	{ "name", LD_TEXT, 0, 1, 0 }, { "value", LD_TEXT, 0, 1, 0 },
 };
-
-static struct ld_val S(const char *s)
-{
-	struct ld_val v = { .kind = LD_STR, .s = s, .len = (int)strlen(s) };
-
-	return v;
-}
-
-static struct ld_val I(int64_t i)
-{
-	struct ld_val v = { .kind = LD_I64, .i = i };
-
-	return v;
-}
 
 static int setup(void **state)
 {

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "parse/loader.h"
+#include "tests/unit/canned.h"
 
 struct fx {
 	sqlite3 *db;
@@ -16,37 +17,9 @@ struct fx {
 	struct ld_type *sw, *waking, *exec, *cpu_idle;
 };
 
-static const struct ld_field_def switch_fields[] = {
-	{ "prev_comm", LD_TEXT, 0, 1, 0 }, { "prev_pid", LD_INT, 0, 0, 0 },
-	{ "prev_prio", LD_INT, 0, 0, 0 }, { "prev_state", LD_INT, 0, 0, 0 },
-	{ "next_comm", LD_TEXT, 0, 1, 0 }, { "next_pid", LD_INT, 0, 0, 0 },
-	{ "next_prio", LD_INT, 0, 0, 0 },
-};
-static const struct ld_field_def waking_fields[] = {
-	{ "comm", LD_TEXT, 0, 1, 0 }, { "pid", LD_INT, 0, 0, 0 }, { "prio", LD_INT, 0, 0, 0 },
-	{ "target_cpu", LD_INT, 0, 0, 0 },
-};
 static const struct ld_field_def exec_fields[] = {
 	{ "filename", LD_TEXT, 0, 1, 0 }, { "pid", LD_INT, 0, 0, 0 }, { "old_pid", LD_INT, 0, 0, 0 },
 };
-static const struct ld_field_def idle_fields[] = {
-	{ "state", LD_INT, 0, 0, 1 }, { "cpu_id", LD_INT, 0, 0, 1 },
-};
-
-static struct ld_val S(const char *s)
-{
-	struct ld_val v = { .kind = LD_STR, .s = s, .len = (int)strlen(s) };
-
-	return v;
-}
-
-static struct ld_val I(int64_t i)
-{
-	struct ld_val v = { .kind = LD_I64, .i = i };
-
-	return v;
-}
-
 static int setup(void **state)
 {
 	static struct fx f;
@@ -60,7 +33,7 @@ static int setup(void **state)
 	f.sw = ld_type_add(f.L, "sched", "sched_switch", 7, switch_fields);
 	f.waking = ld_type_add(f.L, "sched", "sched_waking", 4, waking_fields);
 	f.exec = ld_type_add(f.L, "sched", "sched_process_exec", 3, exec_fields);
-	f.cpu_idle = ld_type_add(f.L, "power", "cpu_idle", 2, idle_fields);
+	f.cpu_idle = ld_type_add(f.L, "power", "cpu_idle", 2, cpu_state_fields);
 	*state = &f;
 	return 0;
 }

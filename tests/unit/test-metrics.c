@@ -11,6 +11,7 @@
 
 #include "assert/assert.h"
 #include "parse/loader.h"
+#include "tests/unit/canned.h"
 
 /*
  * The canned trace (times in us, one CPU unless said; T = task "t", pid 10, woken by pid 0):
@@ -36,35 +37,7 @@ struct fx {
 	struct trax_trace_info ti;
 };
 
-static const struct ld_field_def switch_fields[] = {
-	{ "prev_comm", LD_TEXT, 0, 1, 0 }, { "prev_pid", LD_INT, 0, 0, 0 },
-	{ "prev_prio", LD_INT, 0, 0, 0 }, { "prev_state", LD_INT, 0, 0, 0 },
-	{ "next_comm", LD_TEXT, 0, 1, 0 }, { "next_pid", LD_INT, 0, 0, 0 },
-	{ "next_prio", LD_INT, 0, 0, 0 },
-};
-static const struct ld_field_def waking_fields[] = {
-	{ "comm", LD_TEXT, 0, 1, 0 }, { "pid", LD_INT, 0, 0, 0 }, { "prio", LD_INT, 0, 0, 0 },
-	{ "target_cpu", LD_INT, 0, 0, 0 },
-};
-static const struct ld_field_def freq_fields[] = {
-	{ "state", LD_INT, 0, 0, 1 }, { "cpu_id", LD_INT, 0, 0, 1 },
-};
-
 #define US 1000
-
-static struct ld_val S(const char *s)
-{
-	struct ld_val v = { .kind = LD_STR, .s = s, .len = (int)strlen(s) };
-
-	return v;
-}
-
-static struct ld_val I(int64_t i)
-{
-	struct ld_val v = { .kind = LD_I64, .i = i };
-
-	return v;
-}
 
 static struct loader *L;
 static struct ld_type *tsw, *twk, *tfq;
@@ -106,7 +79,7 @@ static int setup(void **state)
 	ld_meta(L, "cpus", "2");
 	tsw = ld_type_add(L, "sched", "sched_switch", 7, switch_fields);
 	twk = ld_type_add(L, "sched", "sched_waking", 4, waking_fields);
-	tfq = ld_type_add(L, "power", "cpu_frequency", 2, freq_fields);
+	tfq = ld_type_add(L, "power", "cpu_frequency", 2, cpu_state_fields);
 	fq(0, 1000000);
 	ld_seen(L, 0, 1, 50 * US);
 	wk(100, 0, 0);
