@@ -4,6 +4,7 @@
 #   near GOT WANT TOL DESC   |GOT - WANT| <= TOL (numbers)
 #   same DESC DBA SQLA DBB SQLB   two queries give the same output
 #   skip DESC REASON     a SKIP line with its reason
+#   tc_report ARGS...    trace-cmd report ARGS, again when it printed raw counts by mistake
 #   finish               prints the plan; exits 1 when anything failed
 set -u
 : "${TRAX:?TRAX must point at the trax binary (tests/run.sh sets it)}"
@@ -93,6 +94,28 @@ same() { # desc dba sqla dbb sqlb: the two queries give identical output
 	else
 		_result 1 "$1" "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -8)"
 	fi
+}
+
+# trace-cmd report ARGS... on stdout. When a trace.dat's trace-clock option is empty (bart's
+# raw_trace.dat, trappy's thermal_trace.dat), libtracecmd parses the heap bytes after its empty
+# copy of it as the clock's name. Now and then those bytes name an unknown clock, and the report
+# prints raw counts ("[000]106439675591:") in place of seconds, as for a counter clock. That
+# report is not the reference; the heap differs from run to run, so run it again. Status 1
+# when every attempt printed raw counts.
+tc_report() {
+	local out=$TMP/tc_report.$$ i
+	for i in 1 2 3 4 5; do
+		trace-cmd report "$@" >"$out" 2>/dev/null
+		if ! grep -m1 -qE '\[[0-9]+\][0-9]+: ' "$out"; then
+			cat "$out"
+			rm -f "$out"
+			return 0
+		fi
+		echo "# tc_report: trace-cmd report $*: raw counts in place of seconds (attempt $i)" >&2
+	done
+	cat "$out"
+	rm -f "$out"
+	return 1
 }
 
 finish() {

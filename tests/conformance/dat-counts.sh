@@ -4,7 +4,7 @@
 
 # Counts from trace-cmd report -R (raw: one line per record, the event name before the fields).
 report_counts() {
-	trace-cmd report -R "$1" 2>/dev/null | awk '
+	tc_report -R "$1" | awk '
 		/^ *[^ ].*\[[0-9]+\] +[0-9]+\.[0-9]+: / {
 			for (i = 2; i <= NF; i++) if ($(i-1) ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); n[$i]++; break }
 		}
@@ -25,6 +25,12 @@ while IFS= read -r -d '' f; do
 	is "$got" "$want" "$name: per-event counts equal trace-cmd report's"
 	# raw_event holds what could not be decoded: nothing in these files.
 	is "$(q "$db" "SELECT count(*) FROM raw_event")" 0 "$name: no undecodable records"
+	# The trace clock is the bracketed name in the file's TRACECLOCK option; none when the
+	# option is absent or empty (libtracecmd's name for an empty one is stray heap bytes).
+	want=$(trace-cmd dump --options "$f" 2>/dev/null |
+		sed -n '/Option TRACECLOCK, [1-9]/{n;s/.*\[\([^]]*\)\].*/\1/p;q}')
+	is "$(q "$db" "SELECT value FROM meta WHERE key = 'trace_clock'")" "$want" \
+		"$name: trace clock '$want' as the file's option names it"
 done < <(find "$TRACES" -name '*.dat' -print0 2>/dev/null | sort -z)
 [ $found = 1 ] || skip "trace.dat conformance" "no trace.dat under $TRACES"
 finish

@@ -30,7 +30,10 @@ while IFS= read -r -d '' f; do
 		form="report${opts// /}"
 		txt=$base$form.txt
 		db=$base$form.db
-		trace-cmd report $opts "$f" >"$txt" 2>/dev/null
+		if ! tc_report $opts "$f" >"$txt" 2>"$TMP/err"; then
+			_result 1 "$name $form: trace-cmd report prints seconds" "$(cat "$TMP/err")"
+			continue
+		fi
 		if ! "$TRAX" load "$txt" -o "$db" >/dev/null 2>"$TMP/err"; then
 			_result 1 "$name $form: loads" "$(cat "$TMP/err")"
 			continue
