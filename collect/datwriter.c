@@ -174,9 +174,18 @@ static void put_header(struct out *o, const struct dat_info *in, const uint64_t 
 	put_u32(o, in->ncpus);
 
 	out_put(o, "options  ", 10);
-	/* TRACECLOCK carries no data: it says the trace_clock file follows the CPU table */
+	/*
+	 * TRACECLOCK says the trace_clock file follows the CPU table. It carries that file too,
+	 * NUL-terminated, as trace-cmd writes it: libtracecmd 1.3 parses the option's bytes
+	 * with strtok_r whatever their size, so an empty option has it read the heap beyond,
+	 * and a stray bracketed word there turns trace-cmd report's seconds into raw counts.
+	 */
 	put_u16(o, OPT_TRACECLOCK);
-	put_u32(o, 0);
+	put_u32(o, in->trace_clock.len ? in->trace_clock.len + 1 : 0);
+	if (in->trace_clock.len) {
+		out_put(o, in->trace_clock.data, in->trace_clock.len);
+		out_put(o, "", 1);
+	}
 	if (in->uname)
 		put_string_option(o, OPT_UNAME, in->uname);
 	if (in->version)

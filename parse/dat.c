@@ -51,7 +51,6 @@ struct dat {
 	int nhandles;
 	struct tep_handle *tep;			/* of the first buffer */
 	unsigned int page_size;			/* from the file header */
-	struct dat_layout layout;		/* what dat_check_layout() read */
 	struct dtype ***types;			/* [handle][tep event id] */
 	int *ntypes;
 	struct ld_val *vals;
@@ -543,8 +542,7 @@ static void file_meta(struct dat *D, const struct dat_header *hdr)
 	{
 		const char *s;
 
-		/* An empty clock option leaves libtracecmd's clock name made of stray heap bytes */
-		s = D->layout.clock_size != 0 ? tracecmd_get_trace_clock(D->handles[0]) : NULL;
+		s = tracecmd_get_trace_clock(D->handles[0]);
 		if (s) {
 			/* "[local] global ..." lists clocks with the one in use in brackets */
 			const char *o = strchr(s, '['), *c = o ? strchr(o, ']') : NULL;
@@ -610,7 +608,7 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 				      "%s: unsupported compression '%s' (this libtracecmd reads "
 				      "zstd only)", path, hdr.compression);
 	/* libtracecmd maps CPU data without checking it against the file's size */
-	ret = dat_check_layout(path, &D.layout, err);
+	ret = dat_check_layout(path, err);
 	if (ret)
 		return ret;
 	tracecmd_set_loglevel(TEP_LOG_NONE);

@@ -23,10 +23,7 @@ struct rd {
 	const char *path;
 	struct trax_error *err;
 	uint64_t max_end;	/* v7: the end of the furthest section seen */
-	long long clock_size;	/* of the TRACECLOCK option; -1 when none was read */
 };
-
-#define OPTION_TRACECLOCK 4
 
 static int truncated(struct rd *r, const char *what, uint64_t end)
 {
@@ -280,8 +277,6 @@ static int walk_v6(struct rd *r, uint64_t off)
 				ret = span(r, off + 4, sz, "the option section");
 			if (ret)
 				return ret;
-			if (id == OPTION_TRACECLOCK)
-				r->clock_size = sz;
 			if (id == 3 && sz >= 8 && nbufs < MAX_BUFFERS) {	/* BUFFER */
 				uint64_t len;
 
@@ -405,8 +400,6 @@ static int walk_v7(struct rd *r, uint64_t off)
 					return ret;
 				break;
 			}
-			if (oid == OPTION_TRACECLOCK)
-				r->clock_size = osz;
 			if (oid >= 16 && oid <= 21 && osz >= 8) {	/* a metadata section */
 				uint64_t so, ssz;
 				uint16_t sid, sfl;
@@ -463,9 +456,9 @@ static int walk_v7(struct rd *r, uint64_t off)
 	return v7_trailing_sections(r);
 }
 
-int dat_check_layout(const char *path, struct dat_layout *out, struct trax_error *err)
+int dat_check_layout(const char *path, struct trax_error *err)
 {
-	struct rd r = { .path = path, .err = err, .clock_size = -1 };
+	struct rd r = { .path = path, .err = err };
 	unsigned char head[10];
 	char version[16];
 	uint64_t len;
@@ -498,6 +491,5 @@ int dat_check_layout(const char *path, struct dat_layout *out, struct trax_error
 		ret = walk_v7(&r, 10 + len + 6);
 out:
 	close(r.fd);
-	out->clock_size = r.clock_size;
 	return ret;
 }

@@ -143,7 +143,10 @@ int text_parse_line(const char *line, size_t len, struct text_line *o)
 	if (p == end || *p == '#')
 		return 0;
 
-	/* The CPU column: the first "[digits]" followed by optional flags and a timestamp. */
+	/*
+	 * The CPU column: the first "[digits]" followed by optional flags and a timestamp.
+	 * trace-cmd report prints a counter clock's raw counts right after it ("[000]123456: ").
+	 */
 	for (const char *s = p; s < end && (s = memchr(s, '[', end - s)); s++) {
 		const char *q = s + 1;
 		int cpu = 0, n = 0;
@@ -153,7 +156,8 @@ int text_parse_line(const char *line, size_t len, struct text_line *o)
 			n++;
 			q++;
 		}
-		if (!n || q >= end || *q != ']' || q + 1 >= end || !is_blank(q[1]))
+		if (!n || q >= end || *q != ']' || q + 1 >= end ||
+		    !(is_blank(q[1]) || is_digit(q[1])))
 			continue;
 		if (parse_after_cpu(q + 1, end, o, &after)) {
 			lb = s;

@@ -96,12 +96,13 @@ same() { # desc dba sqla dbb sqlb: the two queries give identical output
 	fi
 }
 
-# trace-cmd report ARGS... on stdout. When a trace.dat's trace-clock option is empty (bart's
-# raw_trace.dat, trappy's thermal_trace.dat), libtracecmd parses the heap bytes after its empty
-# copy of it as the clock's name. Now and then those bytes name an unknown clock, and the report
-# prints raw counts ("[000]106439675591:") in place of seconds, as for a counter clock. That
-# report is not the reference; the heap differs from run to run, so run it again. Status 1
-# when every attempt printed raw counts.
+# trace-cmd report ARGS... on stdout. A v6 trace.dat may carry an empty TRACECLOCK option (it
+# says the clock list follows the CPU table: bart's raw_trace.dat, trappy's thermal_trace.dat).
+# libtracecmd 1.3 parses that option's empty copy anyway, reading the heap bytes after it. Now
+# and then those bytes hold a bracketed word, an unknown clock to libtracecmd, and the report
+# prints raw counts ("[000]106439675591:") in place of seconds. That report is not the
+# reference; the heap differs from run to run, so run it again. Status 1 when every attempt
+# printed raw counts.
 tc_report() {
 	local out=$TMP/tc_report.$$ i
 	for i in 1 2 3 4 5; do

@@ -25,12 +25,14 @@ while IFS= read -r -d '' f; do
 	is "$got" "$want" "$name: per-event counts equal trace-cmd report's"
 	# raw_event holds what could not be decoded: nothing in these files.
 	is "$(q "$db" "SELECT count(*) FROM raw_event")" 0 "$name: no undecodable records"
-	# The trace clock is the bracketed name in the file's TRACECLOCK option; none when the
-	# option is absent or empty (libtracecmd's name for an empty one is stray heap bytes).
-	want=$(trace-cmd dump --options "$f" 2>/dev/null |
-		sed -n '/Option TRACECLOCK, [1-9]/{n;s/.*\[\([^]]*\)\].*/\1/p;q}')
+	# The trace clock: the bracketed name in the clock section that follows a v6 file's CPU
+	# table, or else in its TRACECLOCK option (v7); none when the file has neither.
+	want=$( { trace-cmd dump --summary "$f" 2>/dev/null | sed -n '/\[Tracing clock\]/{n;p;q}'
+		  trace-cmd dump --options "$f" 2>/dev/null |
+			sed -n '/Option TRACECLOCK, [1-9]/{n;p;q}'; } |
+		grep -o '\[[a-z0-9_-]*\]' | head -1 | tr -d '[]')
 	is "$(q "$db" "SELECT value FROM meta WHERE key = 'trace_clock'")" "$want" \
-		"$name: trace clock '$want' as the file's option names it"
+		"$name: trace clock '$want', as the file names it"
 done < <(find "$TRACES" -name '*.dat' -print0 2>/dev/null | sort -z)
 [ $found = 1 ] || skip "trace.dat conformance" "no trace.dat under $TRACES"
 finish

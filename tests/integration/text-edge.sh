@@ -137,4 +137,23 @@ if [ -f "$FIX/trace.txt" ]; then
 else
 	skip "crlf, --events, detection" "$FIX/trace.txt missing"
 fi
+# ---- a counter clock: trace-cmd report prints raw counts right after the CPU column ----
+# sched-v6.dat with the clock in its TRACECLOCK option renamed to counter (the clock section
+# after the CPU table keeps [local]: libtracecmd has by then stopped printing seconds).
+v6=$TOP/tests/fixtures/sched-v6.dat
+if command -v trace-cmd >/dev/null && command -v perl >/dev/null && [ -f "$v6" ]; then
+	perl -0777 -pe 's/\[local\] global counter/local global [counter]/' "$v6" >"$TMP/counter.dat"
+	trace-cmd report -t "$TMP/counter.dat" >"$TMP/counter.txt" 2>/dev/null
+	ok "counter: trace-cmd report prints raw counts ([000]123456:)" \
+		grep -qE '^ *[^ ].*\[[0-9]+\][0-9]+: sched_switch: ' "$TMP/counter.txt"
+	load counter
+	"$TRAX" load "$v6" -o "$TMP/counter-dat.db" >/dev/null 2>&1
+	is "$(q "$TMP/counter.db" "SELECT value FROM meta WHERE key = 'text.timestamp_digits'")" 0 \
+		"counter: timestamp digits 0"
+	same "counter: sched_switch rows as in the trace.dat, counts as they are" \
+		"$TMP/counter-dat.db" "SELECT ts, cpu, common_pid, prev_pid, next_pid FROM sched_switch ORDER BY rowid" \
+		"$TMP/counter.db" "SELECT ts, cpu, common_pid, prev_pid, next_pid FROM sched_switch ORDER BY rowid"
+else
+	skip "counter clock text" "trace-cmd, perl or $v6 missing"
+fi
 finish

@@ -128,6 +128,14 @@ static void test_report_ns_and_prefix(void **state)
 	assert_int_equal(tl.pid, 7);
 	assert_int_equal(tl.ts, 123456789ull);
 	assert_int_equal(tl.ts_digits, 0);
+	/* ... as trace-cmd report prints it: right after the CPU column */
+	assert_int_equal(parse("            bash-1031  [000]2072571847234: task_newtask: pid=1041", &tl), 1);
+	assert_span(tl.comm, tl.comm_len, "bash");
+	assert_int_equal(tl.pid, 1031);
+	assert_int_equal(tl.cpu, 0);
+	assert_int_equal(tl.ts, 2072571847234ull);
+	assert_int_equal(tl.ts_digits, 0);
+	assert_span(tl.event, tl.event_len, "task_newtask");
 }
 
 static void test_not_events(void **state)
