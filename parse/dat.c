@@ -1,5 +1,8 @@
 /* parse/dat.c: reading trace.dat (v6, v7, zstd, instance buffers) with libtracecmd. */
 #include <ctype.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -7,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -106,6 +110,15 @@ static int read_header(const char *path, struct dat_header *h, struct trax_error
 		if (buf[off] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
 			ps = __builtin_bswap32(ps);
 		h->page_size = ps;
+		/* libtracecmd walks the data in pages of this size: a wrong one sends it past
+		 * the end of its mapping (SIGBUS) */
+		if (ps < 1024 || ps > (64u << 20) || (ps & (ps - 1)))
+			return trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat: a page "
+					      "size of %u bytes (not a power of two from 1 KiB to "
+					      "64 MiB)", path, ps);
+		if (buf[off + 1] != 4 && buf[off + 1] != 8)
+			return trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat: a long "
+					      "size of %u bytes (not 4 or 8)", path, buf[off + 1]);
 	}
 	off += 1 + 1 + 4;
 	if (h->version >= 7 && off < (size_t)n)
@@ -565,6 +578,132 @@ static void file_meta(struct dat *D, const struct dat_header *hdr)
 	ld_meta(D->L, "cpus", "%d", tep_get_cpus(D->tep));
 }
 
+/*
+ * libtracecmd prints its own complaints (perror("mmap"), "Can not mmap file, will read
+ * instead") on stderr while it opens a damaged file; trax's one-line error says what matters.
+ */
+static int mute_stderr(void)
+{
+	int saved, null;
+
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	if (null >= 0)
+		close(null);
+	return saved;
+}
+
+static void unmute_stderr(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
+/*
+ * libtracecmd 1.3 faults on some corrupt headers: when tracecmd_buffer_instance_handle()
+ * cannot read an instance's headers, its error path closes a half-made handle (a bad
+ * header_page format or a damaged compressed section is enough). A child opens the file
+ * first, as dat_read() does, while this process opens it too (the two run on two cores);
+ * dat_read() waits for the child before it asks for instance handles. A child that dies
+ * means a corrupt file, reported as one line and exit 2 instead of a crash. The child's
+ * stderr (libtracecmd's own messages) goes nowhere. Exit 3: libtracecmd refused the file,
+ * which the open in this process reports.
+ */
+static pid_t probe_start(const char *path)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct tracecmd_input *h;
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!h)
+			_exit(3);
+		for (int i = 0, n = tracecmd_buffer_instances(h); i < n; i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+			if (b)
+				tracecmd_close(b);
+		}
+		tracecmd_close(h);
+		_exit(0);
+	}
+	return pid;		/* -1: cannot probe, the open in this process is the check */
+}
+
+/*
+ * This process's own tracecmd_open(), which the child's cannot shield (they run at the same
+ * time): a fault in it (libtraceevent on a damaged event format) jumps back here, and the
+ * load ends with an error. Only this thread's faults: any other is left to kill the process.
+ */
+static sigjmp_buf open_jmp;
+static pthread_t open_thread;
+static volatile sig_atomic_t open_fault;
+
+static void on_open_fault(int sig)
+{
+	if (!pthread_equal(pthread_self(), open_thread)) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	open_fault = sig;
+	siglongjmp(open_jmp, 1);
+}
+
+static struct tracecmd_input *guarded_open(const char *path)
+{
+	struct sigaction sa, old_segv, old_bus;
+	struct tracecmd_input *volatile h = NULL;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_open_fault;
+	sigemptyset(&sa.sa_mask);
+	open_thread = pthread_self();
+	open_fault = 0;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	if (!sigsetjmp(open_jmp, 1))
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	else
+		h = NULL;	/* what it had allocated stays: the load ends here */
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return h;
+}
+
+static int probe_finish(pid_t pid, const char *path, struct trax_error *err)
+{
+	int st;
+
+	if (pid < 0)
+		return 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFSIGNALED(st))
+		return trax_error_set(err, TRAX_E_FORMAT,
+				      "%s: corrupt trace.dat (libtracecmd faults reading its "
+				      "headers: %s)", path, strsignal(WTERMSIG(st)));
+	if (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 3)	/* a sanitizer's report */
+		return trax_error_set(err, TRAX_E_FORMAT,
+				      "%s: corrupt trace.dat (libtracecmd faults reading its "
+				      "headers)", path);
+	return 0;
+}
+
 /* ---- the reader ---- */
 
 /* Whether a buffer holds any record (an instance capture leaves the top buffer empty). */
@@ -596,7 +735,8 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	struct dat_header hdr;
 	struct tracecmd_input **all = NULL;
 	char **names = NULL;
-	int nall = 0, ret, ncpus = 0;
+	int nall = 0, ret, ncpus = 0, saved, bad = 0;
+	pid_t probe;
 
 	ret = read_header(path, &hdr, err);
 	if (ret)
@@ -611,12 +751,22 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	ret = dat_check_layout(path, err);
 	if (ret)
 		return ret;
+	probe = probe_start(path);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	D.top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!D.top)
-		return trax_error_set(err, TRAX_E_FORMAT,
-				      "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
-				      path);
+	saved = mute_stderr();
+	D.top = guarded_open(path);
+	ret = probe_finish(probe, path, err);
+	if (!ret && open_fault)
+		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat (libtracecmd "
+				     "faults reading its headers: %s)", path, strsignal(open_fault));
+	if (!D.top || ret) {
+		unmute_stderr(saved);
+		if (D.top)
+			tracecmd_close(D.top);
+		return ret ? ret : trax_error_set(err, TRAX_E_FORMAT,
+						  "%s: corrupt or truncated trace.dat (libtracecmd "
+						  "cannot open it)", path);
+	}
 
 	/* The top-level buffer and each instance buffer; keep those holding records. */
 	nall = 1 + tracecmd_buffer_instances(D.top);
@@ -630,6 +780,22 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	for (int i = 1; i < nall; i++) {
 		all[i] = tracecmd_buffer_instance_handle(D.top, i - 1);
 		names[i] = (char *)tracecmd_buffer_instance_name(D.top, i - 1);
+		if (!all[i] && !bad)
+			bad = i;
+	}
+	unmute_stderr(saved);
+	if (bad) {
+		ret = trax_error_set(err, TRAX_E_FORMAT,
+				     "%s: corrupt trace.dat: libtracecmd cannot read buffer '%s'",
+				     path, names[bad] ? names[bad] : "?");
+		for (int i = 1; i < nall; i++)
+			if (all[i])
+				tracecmd_close(all[i]);
+		tracecmd_close(D.top);
+		free(all);
+		free(names);
+		free(D.handles);
+		return ret;
 	}
 	for (int i = 0; i < nall; i++)
 		if (all[i] && buffer_has_data(all[i]))

@@ -13,6 +13,7 @@
 #include "parse/schema.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/tmpfiles.h"
 
 static double now_s(void)
 {
@@ -898,6 +899,7 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 		return ret;
 	}
 	close(fd);
+	trax_tmpfile_add(tmp);
 	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) {
 		ret = trax_error_set(err, TRAX_E_DB, "%s: %s", db_path, sqlite3_errmsg(db));
 		goto out;
@@ -955,6 +957,7 @@ out:
 		sqlite3_close(db);
 	if (ret)
 		unlink(tmp);
+	trax_tmpfile_forget(tmp);
 	free(tmp);
 	return ret;
 }

@@ -7,6 +7,7 @@
 
 #include "util/outfile.h"
 #include "util/strbuf.h"
+#include "util/tmpfiles.h"
 
 int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_error *err)
 {
@@ -34,6 +35,7 @@ int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_erro
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(e));
 	}
 	o->tmp = strbuf_detach(&sb);
+	trax_tmpfile_add(o->tmp);
 	o->path = strdup(path);
 	if (!o->path)
 		abort();
@@ -53,6 +55,7 @@ int trax_outfile_commit(struct trax_outfile *o, struct trax_error *err)
 		trax_outfile_abort(o);
 		return ret;
 	}
+	trax_tmpfile_forget(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
 	free(o->path);
@@ -65,8 +68,10 @@ void trax_outfile_abort(struct trax_outfile *o)
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp)
+	if (o->tmp) {
 		unlink(o->tmp);
+		trax_tmpfile_forget(o->tmp);
+	}
 	free(o->tmp);
 	o->tmp = NULL;
 	free(o->path);
