@@ -1,10 +1,10 @@
 /* parse/dat.c: reading trace.dat (v6, v7, zstd, instance buffers) with libtracecmd. */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
