@@ -83,12 +83,16 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static char *xstrndup(const char *s, size_t n)
+/* A copy of exactly n bytes (NUL-terminated): a span of damaged text may hold a NUL. */
+static char *xmemdup0(const char *s, size_t n)
 {
-	char *r = strndup(s ? s : "", s ? n : 0);
+	char *r = malloc(n + 1);
 
 	if (!r)
 		abort();
+	if (s && n)
+		memcpy(r, s, n);
+	r[s ? n : 0] = '\0';
 	return r;
 }
 
@@ -170,7 +174,7 @@ static void smap_put(struct smap *m, const char *key, int val)
 		i = (i + 1) & (m->cap - 1);
 	if (!m->keys[i])
 		m->used++;
-	m->keys[i] = xstrndup(key, strlen(key));
+	m->keys[i] = xmemdup0(key, strlen(key));
 	m->vals[i] = val;
 }
 
@@ -317,10 +321,10 @@ static char *vname(const struct ld_type *t, const struct ld_val *v, int k)
 	if (i < 0)
 		return NULL;
 	if (v[i].kind == LD_STR)
-		return xstrndup(v[i].s, strnlen(v[i].s, v[i].len));
+		return xmemdup0(v[i].s, strnlen(v[i].s, v[i].len));
 	if (v[i].kind == LD_I64) {
 		snprintf(buf, sizeof(buf), "%llx", (unsigned long long)v[i].i);
-		return xstrndup(buf, strlen(buf));
+		return xmemdup0(buf, strlen(buf));
 	}
 	return NULL;
 }
@@ -584,9 +588,9 @@ static struct kill_ent *kill_new(struct android *a, uint64_t ts, const char *sou
 	if (k->utid >= 0 && derive_thread_comm(a->d, k->utid)) {
 		const char *c = derive_thread_comm(a->d, k->utid);
 
-		k->comm = xstrndup(c, strlen(c));
+		k->comm = xmemdup0(c, strlen(c));
 	} else if (pid > 0 && adj_comm(a, pid)) {
-		k->comm = xstrndup(adj_comm(a, pid), strlen(adj_comm(a, pid)));
+		k->comm = xmemdup0(adj_comm(a, pid), strlen(adj_comm(a, pid)));
 	}
 	return k;
 }
@@ -596,7 +600,7 @@ static void kill_set_comm(struct kill_ent *k, const char *s, size_t n)
 	if (!s || !n)
 		return;
 	free(k->comm);
-	k->comm = xstrndup(s, n);
+	k->comm = xmemdup0(s, n);
 }
 
 /* lmkd's kill reasons (enum kill_reasons in lmkd's statslog.h); -1 is "none". */
@@ -645,12 +649,12 @@ static void lmk_marker(struct android *a, uint64_t ts, int utid, int buffer, con
 		k->min_adj = f[3];
 	}
 	if (f[1] >= 0 && f[1] < (int64_t)(sizeof(lmk_reasons) / sizeof(lmk_reasons[0]))) {
-		k->reason = xstrndup(lmk_reasons[f[1]], strlen(lmk_reasons[f[1]]));
+		k->reason = xmemdup0(lmk_reasons[f[1]], strlen(lmk_reasons[f[1]]));
 	} else if (f[1] == -1) {
-		k->reason = xstrndup("none", 4);
+		k->reason = xmemdup0("none", 4);
 	} else {
 		snprintf(buf, sizeof(buf), "unknown(%lld)", (long long)f[1]);
-		k->reason = xstrndup(buf, strlen(buf));
+		k->reason = xmemdup0(buf, strlen(buf));
 		anomaly(a, AN_KILL_UNKNOWN_REASON, ts, utid, buffer, "lmkd kill reason %lld in \"%.*s\"",
 			(long long)f[1], len, s);
 	}
@@ -868,7 +872,7 @@ static int fence_new(struct android *a, const char *key, uint64_t ts, int buffer
 	f = &a->fence[idx];
 	memset(f, 0, sizeof(*f));
 	f->used = 1;
-	f->key = xstrndup(key, strlen(key));
+	f->key = xmemdup0(key, strlen(key));
 	f->first_ts = f->last_ts = ts;
 	f->buffer = buffer;
 	smap_put(&a->fences, key, idx);
@@ -951,8 +955,8 @@ static int named_fence(struct android *a, const char *kind, const char *driver,
 		return idx;
 	idx = fence_new(a, key, ts, buffer);
 	f = &a->fence[idx];
-	f->driver = xstrndup(driver, strlen(driver));
-	f->timeline = xstrndup(timeline, strlen(timeline));
+	f->driver = xmemdup0(driver, strlen(driver));
+	f->timeline = xmemdup0(timeline, strlen(timeline));
 	f->seqno = seqno;
 	return idx;
 }
@@ -996,13 +1000,13 @@ static void marker_begin(struct android *a, uint64_t ts, int utid, int buffer, c
 	}
 	o = &st->stack[st->depth++];
 	o->ts = ts;
-	o->name = xstrndup(name, nlen);
+	o->name = xmemdup0(name, nlen);
 	o->fence_wait = waiting_for(name, nlen, &fl, &n);
 	if (nlen > 4 && !memcmp(name, "lmk,", 4))
 		lmk_marker(a, ts, utid, buffer, name, nlen);
 	if (o->fence_wait) {
 		/* the fence N of NAME is waited for from here: its atrace fence starts */
-		char *nm = xstrndup(name + 12, fl);
+		char *nm = xmemdup0(name + 12, fl);
 		int idx = named_fence(a, "atrace", "atrace", nm, n, ts, buffer, 1);
 
 		if (!a->fence[idx].have[F_INIT]) {
@@ -1032,7 +1036,7 @@ static void marker_end(struct android *a, uint64_t ts, int utid, int buffer)
 		char *nm;
 
 		waiting_for(o->name, strlen(o->name), &fl, &n);
-		nm = xstrndup(o->name + 12, fl);
+		nm = xmemdup0(o->name + 12, fl);
 		wait_row(a, o->ts, ts, utid, 0, 0, 1, n, "atrace", nm, buffer);
 		free(nm);
 	}
@@ -1072,8 +1076,8 @@ static void async_begin(struct android *a, uint64_t ts, int utid, int buffer, in
 	o->ts = ts;
 	o->utid = utid;
 	o->buffer = buffer;
-	o->name = xstrndup(name, nlen);
-	o->track = xstrndup(track, tlen);
+	o->name = xmemdup0(name, nlen);
+	o->track = xmemdup0(track, tlen);
 	o->cookie = cookie;
 	strbuf_release(&key);
 }
@@ -1143,7 +1147,7 @@ void android_marker(struct android *a, uint64_t ts, int cpu, int pid, int buffer
 		/* a marker of some other kind: an instant named by its text */
 		instant_row(a, ts, utid, s, len, NULL, 0, buffer);
 		if (fence_signaled_marker(s, len, &fl, &n)) {
-			char *nm = xstrndup(s, fl);
+			char *nm = xmemdup0(s, fl);
 			int idx = named_fence(a, "atrace", "atrace", nm, n, ts, buffer, 1);
 
 			if (a->fence[idx].signal_count++)
@@ -1454,7 +1458,7 @@ static struct sync_tl *timeline_get(struct android *a, const char *name)
 	if (i < 0) {
 		a->tls = xrealloc(a->tls, (a->ntls + 1) * sizeof(*a->tls));
 		memset(&a->tls[a->ntls], 0, sizeof(a->tls[0]));
-		a->tls[a->ntls].name = xstrndup(name, strlen(name));
+		a->tls[a->ntls].name = xmemdup0(name, strlen(name));
 		i = a->ntls++;
 		smap_put(&a->tl_map, name, i);
 	}
@@ -1575,7 +1579,7 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 			break;
 		}
 		k = kill_new(a, ts, "mark_victim", vint(t, v, 0, -1), buffer);
-		k->reason = xstrndup("oom", 3);
+		k->reason = xmemdup0("oom", 3);
 		s = vname(t, v, 1);
 		if (s && *s)
 			kill_set_comm(k, s, strlen(s));
@@ -1596,7 +1600,7 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 			break;
 		}
 		k = kill_new(a, ts, "lowmemory_kill", vint(t, v, 1, -1), buffer);
-		k->reason = xstrndup("lowmemorykiller", 15);
+		k->reason = xmemdup0("lowmemorykiller", 15);
 		s = vname(t, v, 0);
 		if (s && *s)
 			kill_set_comm(k, s, strlen(s));
@@ -1732,7 +1736,7 @@ static void kills_write(struct android *a)
 		if (!k->comm && k->utid >= 0 && derive_thread_comm(a->d, k->utid)) {
 			const char *c = derive_thread_comm(a->d, k->utid);
 
-			k->comm = xstrndup(c, strlen(c));
+			k->comm = xmemdup0(c, strlen(c));
 		}
 		dbw_row_begin(a->w, a->kill_stmt);
 		dbw_int(a->w, (int64_t)k->ts);

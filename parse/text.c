@@ -1100,12 +1100,16 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static char *xstrndup(const char *s, int n)
+/* A copy of exactly n bytes, NUL-terminated: a name may hold a NUL (damaged text), and its
+ * length, not strlen, is what it is compared by. */
+static char *xmemdup0(const char *s, int n)
 {
-	char *r = strndup(s, n);
+	char *r = malloc(n + 1);
 
 	if (!r)
 		abort();
+	memcpy(r, s, n);
+	r[n] = '\0';
 	return r;
 }
 
@@ -1156,7 +1160,7 @@ static void field_add(struct ttype *tt, const char *name, int len, const struct 
 		tt->cf = tt->cf ? tt->cf * 2 : 8;
 		tt->f = xrealloc(tt->f, tt->cf * sizeof(*tt->f));
 	}
-	tt->f[tt->nf].name = xstrndup(name, len);
+	tt->f[tt->nf].name = xmemdup0(name, len);
 	tt->f[tt->nf].len = len;
 	tt->f[tt->nf].b = b;
 	tt->f[tt->nf].all_int = 1;
@@ -1182,13 +1186,13 @@ static struct ttype *type_get(struct text *R, const char *ev, int len)
 		if (!tt)
 			abort();
 		tt->b = b;
-		tt->name = b ? xstrndup(b->name, strlen(b->name)) : xstrndup(ev, len);
+		tt->name = b ? xmemdup0(b->name, strlen(b->name)) : xmemdup0(ev, len);
 		for (int i = 0; b && b->f[i].name; i++)
 			field_add(tt, b->f[i].name, strlen(b->f[i].name), &b->f[i]);
 		*R->types_tail = tt;
 		R->types_tail = &tt->next;
 	}
-	slot->name = xstrndup(ev, len);
+	slot->name = xmemdup0(ev, len);
 	slot->len = len;
 	slot->tt = tt;
 	R->nused++;
@@ -1229,7 +1233,7 @@ static int buffer_slot(struct text *R, const char *name, int len, int learn)
 	if (!learn)
 		return -1;
 	R->bufs = xrealloc(R->bufs, (R->nbufs + 1) * sizeof(*R->bufs));
-	R->bufs[R->nbufs].name = xstrndup(name, len);
+	R->bufs[R->nbufs].name = xmemdup0(name, len);
 	R->bufs[R->nbufs].len = len;
 	if (!len)
 		R->have_unprefixed = 1;

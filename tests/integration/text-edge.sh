@@ -90,6 +90,21 @@ is "$(q "$d" "SELECT key, value FROM meta WHERE key GLOB 'buffer.*.name' OR key 
 is "$(q "$d" "SELECT x, buffer, common_pid FROM ev ORDER BY ts" | tr '\n' ' ')" \
 	"1,0,2 2,1,1 3,0,2 " "bufs: rows carry their buffer"
 
+# ---- NUL bytes in buffer prefixes, event names and keys (a damaged file) ----
+# Names are kept by their length, not strlen: two prefixes that differ only after a NUL stay
+# two buffers (the sanitizer build also checks nothing is read past a copy).
+# (Detection reads the first 64 KiB: the damage comes after as many event lines.)
+awk 'BEGIN { for (i = 0; i < 2500; i++) printf "  a-1  [000]  9.%06d: ev: x=0\n", i }' >"$TMP/nul.txt"
+printf 'al\0a:  a-1  [000]  10.000001: ev: x=1\nal\0b:  a-1  [000]  10.000002: ev: x=2\n' \
+	>>"$TMP/nul.txt"
+printf '  a-1  [000]  10.000003: e\0v: k\0y=1\n  a-1  [000]  10.000004: e\0w: k\0z=2\n' \
+	>>"$TMP/nul.txt"
+load nul
+is "$(q "$TMP/nul.db" "SELECT value FROM meta WHERE key = 'buffers'")" 3 \
+	"nul: prefixes differing after a NUL are two buffers (and the unprefixed one)"
+is "$(q "$TMP/nul.db" "SELECT (SELECT sum(count) FROM event_type) || ' ' || (SELECT count(*) FROM raw_event)")" \
+	"2502 2" "nul: 2502 events, and the 2 lines whose event names hold a NUL kept as raw rows"
+
 # ---- a message holding a newline (bart raw_trace.dat's bprint, as trace-cmd prints it) ----
 cat >"$TMP/msg.txt" <<'EOF'
 version = 6
