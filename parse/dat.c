@@ -623,10 +623,8 @@ static pid_t probe_start(const char *path)
 	pid = fork();
 	if (pid == 0) {
 		struct tracecmd_input *h;
-		int null = open("/dev/null", O_WRONLY);
 
-		if (null >= 0)
-			dup2(null, STDERR_FILENO);
+		mute_stderr();
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
