@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "assert/assert-local.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 struct series {
@@ -151,12 +152,7 @@ static int load_slices(struct acache *c, struct trax_error *err)
 		if (c->need_busy && sqlite3_column_int(st, 6) != 0) {
 			struct abusy *b;
 
-			if (c->nall == c->call) {
-				c->call = c->call ? c->call * 2 : 1024;
-				c->all = realloc(c->all, c->call * sizeof(*c->all));
-				if (!c->all)
-					abort();
-			}
+			TRAX_GROW(c->all, c->nall, c->call, 1024);
 			b = &c->all[c->nall++];
 			b->ts = sqlite3_column_int64(st, 1);
 			b->dur = sqlite3_column_int64(st, 2);
@@ -167,12 +163,7 @@ static int load_slices(struct acache *c, struct trax_error *err)
 		if (u < 0 || u > c->maxutid || !c->wanted[u])
 			continue;
 		se = &c->ser[u];
-		if (se->ns == se->cs) {
-			se->cs = se->cs ? se->cs * 2 : 64;
-			se->s = realloc(se->s, se->cs * sizeof(*se->s));
-			if (!se->s)
-				abort();
-		}
+		TRAX_GROW(se->s, se->ns, se->cs, 64);
 		s = &se->s[se->ns++];
 		s->ts = sqlite3_column_int64(st, 1);
 		s->dur = sqlite3_column_int64(st, 2);
@@ -228,12 +219,7 @@ static int load_states(struct acache *c, sqlite3 *db, struct trax_error *err)
 		if (u < 0 || u > c->maxutid || !c->wanted[u])
 			continue;
 		se = &c->ser[u];
-		if (se->nt == se->ct) {
-			se->ct = se->ct ? se->ct * 2 : 64;
-			se->t = realloc(se->t, se->ct * sizeof(*se->t));
-			if (!se->t)
-				abort();
-		}
+		TRAX_GROW(se->t, se->nt, se->ct, 64);
 		t = &se->t[se->nt++];
 		t->ts = sqlite3_column_int64(st, 1);
 		t->dur = sqlite3_column_int64(st, 2);

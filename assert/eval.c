@@ -7,6 +7,7 @@
 
 #include "assert/assert.h"
 #include "assert/assert-local.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 const char *trax_verdict_name(enum trax_verdict v)
@@ -99,12 +100,7 @@ static struct trax_result *result_new(struct trax_verdicts *out, const struct tr
 {
 	struct trax_result *res;
 
-	if (out->n == out->cap) {
-		out->cap = out->cap ? out->cap * 2 : 32;
-		out->res = realloc(out->res, out->cap * sizeof(*out->res));
-		if (!out->res)
-			abort();
-	}
+	TRAX_GROW(out->res, out->n, out->cap, 32);
 	res = &out->res[out->n++];
 	memset(res, 0, sizeof(*res));
 	res->rule = r;

@@ -7,6 +7,7 @@
 #include "assert/assert-local.h"
 #include "assert/gate.h"
 #include "assert/stats.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 enum gverdict { GV_SAME, GV_REGRESSED, GV_IMPROVED, GV_INSUFFICIENT, GV_SKIPPED };
@@ -89,12 +90,7 @@ static struct grow *row_get(struct trax_gate *g, const char *key, const struct t
 	for (int i = 0; i < g->n; i++)
 		if (!strcmp(g->rows[i].key, key))
 			return &g->rows[i];
-	if (g->n == g->cap) {
-		g->cap = g->cap ? g->cap * 2 : 16;
-		g->rows = realloc(g->rows, g->cap * sizeof(*g->rows));
-		if (!g->rows)
-			abort();
-	}
+	TRAX_GROW(g->rows, g->n, g->cap, 16);
 	w = &g->rows[g->n++];
 	memset(w, 0, sizeof(*w));
 	w->key = xstrdup(key);

@@ -9,6 +9,7 @@
 
 #include "assert/assert.h"
 #include "assert/assert-local.h"
+#include "parse/parse.h"
 #include "util/strbuf.h"
 
 /* ---- small helpers ---- */
@@ -72,18 +73,8 @@ int trax_trace_info_read(sqlite3 *db, struct trax_trace_info *ti, struct trax_er
 /* The table of an event, or NULL when absent or not loaded (caller frees). */
 char *assert_event_table(sqlite3 *db, const char *name)
 {
-	sqlite3_stmt *st = NULL;
-	char *t = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT table_name FROM event_type WHERE name=? AND "
-			       "table_name IS NOT NULL ORDER BY count DESC", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			t = strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	return t;
+	return trax_db_string(db, "SELECT table_name FROM event_type WHERE name=? AND "
+			      "table_name IS NOT NULL ORDER BY count DESC", name);
 }
 
 int assert_event_present(sqlite3 *db, const char *name)

@@ -149,62 +149,21 @@ out:
 	return ret;
 }
 
-static char *event_lookup(sqlite3 *db, const char *name, int want_table, int *found)
-{
-	const char *colon = strchr(name, ':');
-	sqlite3_stmt *st = NULL;
-	char *res = NULL;
-	int rc;
-
-	*found = 0;
-	if (colon) {
-		rc = sqlite3_prepare_v2(db, "SELECT table_name FROM event_type WHERE system=?1 AND "
-					"name=?2", -1, &st, NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, name, colon - name, SQLITE_TRANSIENT);
-			sqlite3_bind_text(st, 2, colon + 1, -1, SQLITE_TRANSIENT);
-		}
-	} else {
-		rc = sqlite3_prepare_v2(db, "SELECT table_name FROM event_type WHERE name=?1 "
-					"ORDER BY count DESC", -1, &st, NULL);
-		if (rc == SQLITE_OK)
-			sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-	}
-	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-		*found = 1;
-		if (want_table && sqlite3_column_text(st, 0))
-			res = strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	return res;
-}
-
-int trax_db_event_present(sqlite3 *db, const char *name)
-{
-	int found;
-
-	event_lookup(db, name, 0, &found);
-	return found;
-}
-
-char *trax_db_event_table(sqlite3 *db, const char *name)
-{
-	int found;
-
-	return event_lookup(db, name, 1, &found);
-}
-
-char *trax_db_meta(sqlite3 *db, const char *key)
+char *trax_db_string(sqlite3 *db, const char *sql, const char *arg)
 {
 	sqlite3_stmt *st = NULL;
 	char *v = NULL;
 
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 			v = strdup((const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
 	return v;
+}
+
+char *trax_db_meta(sqlite3 *db, const char *key)
+{
+	return trax_db_string(db, "SELECT value FROM meta WHERE key=?", key);
 }

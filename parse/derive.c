@@ -5,6 +5,7 @@
 
 #include "parse/initial.h"
 #include "parse/loader.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 #define COMM_MAX 64
@@ -214,12 +215,7 @@ static int thread_new(struct derive *d, int pid, uint64_t ts)
 {
 	struct thr *t;
 
-	if (d->nthreads == d->cthreads) {
-		d->cthreads = d->cthreads ? d->cthreads * 2 : 256;
-		d->threads = realloc(d->threads, d->cthreads * sizeof(*d->threads));
-		if (!d->threads)
-			abort();
-	}
+	TRAX_GROW(d->threads, d->nthreads, d->cthreads, 256);
 	t = &d->threads[d->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -517,12 +513,7 @@ static int track_get_utid(struct derive *d, const char *name, const char *kind, 
 			return d->track_hash[i] + 1;
 		i = (i + 1) & (d->track_cap - 1);
 	}
-	if (d->ntracks == d->ctracks) {
-		d->ctracks = d->ctracks ? d->ctracks * 2 : 32;
-		d->tracks = realloc(d->tracks, d->ctracks * sizeof(*d->tracks));
-		if (!d->tracks)
-			abort();
-	}
+	TRAX_GROW(d->tracks, d->ntracks, d->ctracks, 32);
 	tr = &d->tracks[d->ntracks];
 	tr->key = dup_or_null(key);
 	tr->name = dup_or_null(name);

@@ -11,6 +11,7 @@
 
 #include "parse/loader.h"
 #include "parse/schema.h"
+#include "util/grow.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/tmpfiles.h"
@@ -594,12 +595,7 @@ void ld_meta(struct loader *L, const char *key, const char *fmt, ...)
 			return;
 		}
 	}
-	if (L->nmeta == L->cmeta) {
-		L->cmeta = L->cmeta ? L->cmeta * 2 : 32;
-		L->meta = realloc(L->meta, L->cmeta * sizeof(*L->meta));
-		if (!L->meta)
-			abort();
-	}
+	TRAX_GROW(L->meta, L->nmeta, L->cmeta, 32);
 	L->meta[L->nmeta].key = xstrdup(key);
 	L->meta[L->nmeta].value = strbuf_detach(&sb);
 	L->nmeta++;

@@ -58,14 +58,11 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
  */
 int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax_error *err);
 
+/* The first column of the first row of sql, whose one parameter is arg, as a string; NULL
+ * when there is no row or it is NULL. The caller frees the string. */
+char *trax_db_string(sqlite3 *db, const char *sql, const char *arg);
+
 /* The meta value of key, or NULL when absent; the caller frees the string. */
 char *trax_db_meta(sqlite3 *db, const char *key);
-
-/* Whether an event type is present in the db (its format was in the trace): 1, 0. */
-int trax_db_event_present(sqlite3 *db, const char *name);
-
-/* The table holding events of this name ("sched_switch", "sched:sched_switch"), or NULL when
- * absent; the caller frees the string. */
-char *trax_db_event_table(sqlite3 *db, const char *name);
 
 #endif
