@@ -150,10 +150,18 @@ int cmd_info(int argc, char **argv)
 	}
 	sqlite3_finalize(st);
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*), count(DISTINCT pid) FROM thread", -1, &st,
-			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		printf("tasks:    %lld threads, %lld pids\n", (long long)sqlite3_column_int64(st, 0),
+	/* threads: lifetimes other than the idle task; processes: distinct tgids */
+	if (sqlite3_prepare_v2(db, "SELECT count(*), count(DISTINCT tgid), count(*) - count(tgid) "
+			       "FROM thread WHERE pid != 0", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		long long unknown = sqlite3_column_int64(st, 2);
+
+		printf("tasks:    %lld threads in %lld processes", (long long)sqlite3_column_int64(st, 0),
 		       (long long)sqlite3_column_int64(st, 1));
+		if (unknown)
+			printf(" (%lld threads of unknown process)", unknown);
+		printf("\n");
+	}
 	sqlite3_finalize(st);
 	if (ntasks > 0 &&
 	    sqlite3_prepare_v2(db, "SELECT t.pid, t.comm, sum(s.dur) AS run, count(*) FROM "

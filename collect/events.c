@@ -21,7 +21,8 @@ struct preset {
 static const char *const preset_sched[] = {
 	"sched:sched_switch", "sched:sched_wakeup", "sched:sched_waking",
 	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
-	"sched:sched_process_exec", "sched:sched_process_exit", "task:task_newtask",
+	"sched:sched_process_exec", "sched:sched_process_exit", "sched:sched_process_free",
+	"task:task_newtask",
 	"task:task_rename", NULL,
 };
 

@@ -1,4 +1,4 @@
-/* collect/state.c: the initial state (cpufreq, idle, temperatures, oom_score_adj) as markers. */
+/* collect/state.c: the initial state (cpufreq, idle, temperatures, oom_score_adj, tasks) as markers. */
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
@@ -20,7 +20,11 @@
  *   trax: initial cpu_idle cpu_id=1 state=4294967295
  *   trax: initial thermal_temperature id=0 temp=45000 thermal_zone=x86_pkg_temp
  *   trax: initial oom_score_adj_update pid=1234 oom_score_adj=0
+ *   trax: initial task pid=1236 tgid=1234 comm=kworker/u8:2
  *
+ * The task markers give the process (tgid) and name of every thread alive when tracing
+ * starts: a thread born later has them from its task_newtask, but no event tells the process
+ * of one born before (the workload's first thread included: it waits, forked, for tracing).
  * (field names as in the events; a string field comes last, to the end of the line). parse/
  * (parse/initial.c) turns them into counter rows: cpu_frequency, thermal and oom_score_adj at
  * the trace start (read before the workload, and any change after tracing on is an event of
@@ -154,6 +158,45 @@ static int oom_adj(struct tracefs_instance *inst, pid_t pid)
 			      "oom_score_adj=%lld\n", (int)pid, adj) >= 0;
 }
 
+/* Every thread of /proc: its tgid and name. */
+static int tasks(struct tracefs_instance *inst)
+{
+	DIR *procs = opendir("/proc");
+	struct dirent *p;
+	int n = 0;
+
+	if (!procs)
+		return 0;
+	while ((p = readdir(procs))) {
+		char path[300], comm[64];
+		struct dirent *t;
+		DIR *threads;
+		int tgid = atoi(p->d_name);
+
+		if (tgid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+		threads = opendir(path);
+		if (!threads)
+			continue;	/* exited meanwhile */
+		while ((t = readdir(threads))) {
+			int pid = atoi(t->d_name);
+
+			if (pid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", tgid, pid);
+			if (read_word(path, comm, sizeof(comm)))
+				continue;
+			if (tracefs_printf(inst, "trax: initial task pid=%d tgid=%d comm=%s\n", pid,
+					   tgid, comm) >= 0)
+				n++;
+		}
+		closedir(threads);
+	}
+	closedir(procs);
+	return n;
+}
+
 int state_write_initial(struct tracefs_instance *inst, const struct ev_list *ev, int ncpus,
 			pid_t workload, struct strbuf *notes)
 {
@@ -167,5 +210,7 @@ int state_write_initial(struct tracefs_instance *inst, const struct ev_list *ev,
 		n += thermal(inst);
 	if (workload > 0 && ev_list_has(ev, "oom", "oom_score_adj_update"))
 		n += oom_adj(inst, workload);
+	if (ev_list_has(ev, "sched", "sched_switch"))
+		n += tasks(inst);
 	return n;
 }

@@ -11,6 +11,10 @@
 #define COMM_MAX 64
 #define CLONE_THREAD_FLAG 0x00010000
 
+/* The two events of one birth: task_newtask (in copy_process) and sched_process_fork. */
+#define BORN_NEWTASK 1
+#define BORN_FORK 2
+
 /* A thread's scheduling state in one buffer. */
 struct tstate {
 	const char *state;	/* "Running", "R", "R+", "S", "D", ... or NULL: unknown */
@@ -25,9 +29,9 @@ struct thr {
 	char comm[COMM_MAX];	/* current name, "" before any */
 	uint64_t start_ts, end_ts;
 	unsigned named:1;	/* comm came from an event */
-	unsigned dead:1;	/* exited: the pid's next appearance is a new thread */
-	unsigned exiting:1;	/* sched_process_exit seen */
-	unsigned fresh:1;	/* made by a fork event, not yet seen otherwise */
+	unsigned dead:1;	/* dead: the pid's next appearance is a new thread */
+	unsigned exiting:1;	/* sched_process_exit seen (it may still block and run) */
+	unsigned born:2;	/* the birth events seen of this lifetime (BORN_*) */
 	char *fallback;		/* reader's name for the pid (cmdlines), used if never named */
 	struct tstate *st;	/* [nbuffers] */
 };
@@ -68,6 +72,10 @@ struct derive {
 	size_t track_cap;
 
 	struct android *android;	/* Android derived tables (android.c) */
+
+	/* "trax: initial task" markers of threads not yet seen: applied at their first sighting */
+	struct pending_task { int pid, tgid; char comm[COMM_MAX]; } *pending;
+	int npending, cpending;
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -126,6 +134,7 @@ void derive_free(struct derive *d)
 	}
 	free(d->tracks);
 	free(d->track_hash);
+	free(d->pending);
 	free(d);
 }
 
@@ -251,6 +260,56 @@ static void thread_name(struct derive *d, int utid, uint64_t ts, const char *com
 	comm_row(d, utid, ts, t->comm);
 }
 
+static void state_close(struct derive *d, int utid, int buffer, uint64_t ts);
+
+/* The lifetime ends at ts: its open states close, and the pid's next sighting is a new one. */
+static void thread_end(struct derive *d, int utid, uint64_t ts)
+{
+	struct thr *t = &d->threads[utid];
+
+	if (t->dead)
+		return;
+	t->dead = 1;
+	if (ts > t->end_ts)
+		t->end_ts = ts;
+	for (int b = 0; b < d->nbuffers; b++) {
+		state_close(d, utid, b, ts);
+		t->st[b].state = NULL;
+	}
+}
+
+static char *dup_or_null(const char *s);
+
+/* A thread alive at the trace start, as collect's marker tells: its process and name. */
+static void thread_initial(struct derive *d, int utid, int tgid, const char *comm)
+{
+	struct thr *t = &d->threads[utid];
+
+	if (t->tgid <= 0)
+		t->tgid = tgid;
+	if (!t->fallback && *comm)
+		t->fallback = dup_or_null(comm);
+}
+
+/* A new lifetime met without a birth: a thread alive at the start, if a marker said so. */
+static void pending_apply(struct derive *d, int utid)
+{
+	for (int i = 0; i < d->npending; i++) {
+		if (d->pending[i].pid == d->threads[utid].pid) {
+			thread_initial(d, utid, d->pending[i].tgid, d->pending[i].comm);
+			d->pending[i] = d->pending[--d->npending];	/* one lifetime only */
+			return;
+		}
+	}
+}
+
+static void pending_drop(struct derive *d, int pid)
+{
+	for (int i = 0; i < d->npending; i++)
+		if (d->pending[i].pid == pid)
+			d->pending[i--] = d->pending[--d->npending];
+}
+
 /*
  * The thread that pid denotes at ts; a pid whose thread died starts a new thread. comm, when
  * given, is a name the event itself carries (valid at ts).
@@ -260,10 +319,11 @@ static int thread_at(struct derive *d, int pid, uint64_t ts, const char *comm, i
 	int utid = map_get(d, pid);
 	struct thr *t;
 
-	if (utid < 0 || d->threads[utid].dead)
+	if (utid < 0 || d->threads[utid].dead) {
 		utid = thread_new(d, pid, ts);
+		pending_apply(d, utid);
+	}
 	t = &d->threads[utid];
-	t->fresh = 0;
 	if (ts > t->end_ts)
 		t->end_ts = ts;
 	if (comm)
@@ -271,15 +331,31 @@ static int thread_at(struct derive *d, int pid, uint64_t ts, const char *comm, i
 	return utid;
 }
 
-/* A thread created by fork (sched_process_fork, task_newtask) at ts. */
-static int thread_forked(struct derive *d, int pid, uint64_t ts)
+/*
+ * A thread born at ts, announced by one of its birth events (BORN_NEWTASK, BORN_FORK). The
+ * two events of one birth come a few microseconds apart, in either order: the first opens the
+ * lifetime and the second completes it. A birth event of a kind this lifetime already had, or
+ * for a pid whose lifetime began without a birth, is a new thread on a reused pid (the old
+ * one's death was not recorded: it ends here).
+ */
+static int thread_born(struct derive *d, int pid, uint64_t ts, unsigned kind)
 {
 	int utid = map_get(d, pid);
 
-	if (utid >= 0 && d->threads[utid].fresh)
-		return utid;	/* task_newtask and sched_process_fork both announce it */
+	if (utid >= 0 && !d->threads[utid].dead) {
+		struct thr *t = &d->threads[utid];
+
+		if (t->born && !(t->born & kind)) {
+			t->born |= kind;
+			if (ts > t->end_ts)
+				t->end_ts = ts;
+			return utid;
+		}
+		thread_end(d, utid, ts);
+	}
+	pending_drop(d, pid);	/* a pid born in the trace is not the one alive at its start */
 	utid = thread_new(d, pid, ts);
-	d->threads[utid].fresh = 1;
+	d->threads[utid].born = kind;
 	return utid;
 }
 
@@ -424,13 +500,10 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 		slice_row(d, cs, cpu, buffer, ts, NULL, cs->clipped | 4);
 	}
 	state_set(d, prev, buffer, ts, state_after_switch(letters), -1, -1);
-	if (letters && (strchr(letters, 'X') || strchr(letters, 'Z') ||
-			(d->threads[prev].exiting && letters[0] != 'R'))) {
-		d->threads[prev].dead = 1;
-		d->threads[prev].end_ts = ts;
-		state_close(d, prev, buffer, ts);
-		d->threads[prev].st[buffer].state = NULL;
-	}
+	/* Switched out dead (X, Z; 4.x's x): it never runs again. An exiting task switched out
+	 * in any other state (D, S) is still alive: it is woken and runs to its end. */
+	if (letters && strpbrk(letters, "XZx"))
+		thread_end(d, prev, ts);
 
 	next = thread_at(d, next_pid, ts, ncomm, nlen);
 	cs->utid = next;
@@ -644,6 +717,22 @@ static int on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buff
 		if (d->android)
 			android_adj(d->android, start, iv.pid, iv.value, -1);
 		break;
+	case INITIAL_TASK: {
+		int u = map_get(d, iv.pid);
+
+		if (u >= 0 && !d->threads[u].dead && !d->threads[u].born) {
+			thread_initial(d, u, (int)iv.value, iv.name);
+		} else if (u < 0) {
+			struct pending_task *pt;
+
+			TRAX_GROW(d->pending, d->npending, d->cpending, 256);
+			pt = &d->pending[d->npending++];
+			pt->pid = iv.pid;
+			pt->tgid = (int)iv.value;
+			snprintf(pt->comm, sizeof(pt->comm), "%s", iv.name);
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -703,7 +792,7 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		if (child < 0)
 			break;
 		s = vstr(t, v, 2, &len);
-		utid = thread_forked(d, child, ts);
+		utid = thread_born(d, child, ts, BORN_FORK);
 		if (s)
 			thread_name(d, utid, ts, s, len);
 		break;
@@ -715,7 +804,7 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		if (child < 0)
 			break;
 		s = vstr(t, v, 1, &len);
-		utid = thread_forked(d, child, ts);
+		utid = thread_born(d, child, ts, BORN_NEWTASK);
 		if (s)
 			thread_name(d, utid, ts, s, len);
 		if (!(flags & CLONE_THREAD_FLAG))
@@ -752,8 +841,25 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		utid = map_get(d, p);
 		if (utid >= 0 && !d->threads[utid].dead) {
 			d->threads[utid].exiting = 1;
-			d->threads[utid].end_ts = ts;
+			if (ts > d->threads[utid].end_ts)
+				d->threads[utid].end_ts = ts;
 		}
+		break;
+	}
+	case ROLE_PROCESS_FREE: {
+		/*
+		 * The task struct is freed (an RCU callback, after the death). Its pid was
+		 * released before that and may already name a newborn thread: a lifetime that
+		 * began with a birth and has not exited is that newborn, not the freed task.
+		 */
+		int p = vint(t, v, 1, -1);
+
+		if (p <= 0)
+			break;
+		utid = map_get(d, p);
+		if (utid >= 0 && !d->threads[utid].dead &&
+		    (!d->threads[utid].born || d->threads[utid].exiting))
+			thread_end(d, utid, ts);
 		break;
 	}
 	case ROLE_TASK_RENAME: {

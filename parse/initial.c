@@ -93,6 +93,22 @@ int initial_parse(const char *buf, int len, struct initial_value *v)
 		v->value = b;
 		return v->pid > 0;
 	}
+	if (IS("task")) {
+		f = field(p, n, "pid", 0, &flen);
+		if (!number(f, flen, !!f, &a))
+			return 0;
+		f = field(p, n, "tgid", 0, &flen);
+		if (!number(f, flen, !!f, &b))
+			return 0;
+		f = field(p, n, "comm", 1, &flen);
+		if (!f || !flen || flen >= (int)sizeof(v->name))
+			return 0;
+		snprintf(v->name, sizeof(v->name), "%.*s", flen, f);
+		v->kind = INITIAL_TASK;
+		v->pid = (int)a;
+		v->value = b;
+		return v->pid > 0 && b > 0 && b <= INT32_MAX && a <= INT32_MAX;
+	}
 #undef IS
 	return 0;
 }

@@ -84,6 +84,7 @@ static const struct role_def role_defs[] = {
 	  { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
 	{ "sched", "sched_process_exec", ROLE_PROCESS_EXEC, { "filename", "pid", "old_pid" } },
 	{ "sched", "sched_process_exit", ROLE_PROCESS_EXIT, { "comm", "pid", "prio" } },
+	{ "sched", "sched_process_free", ROLE_PROCESS_FREE, { "comm", "pid", "prio" } },
 	{ "task", "task_newtask", ROLE_TASK_NEWTASK, { "pid", "comm", "clone_flags", "oom_score_adj" } },
 	{ "task", "task_rename", ROLE_TASK_RENAME, { "pid", "oldcomm", "newcomm", "oom_score_adj" } },
 	{ "power", "cpu_frequency", ROLE_CPU_FREQUENCY, { "state", "cpu_id" } },
