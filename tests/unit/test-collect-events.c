@@ -162,10 +162,11 @@ static void test_presets(void **state)
 	(void)state;
 	assert_string_equal(resolve(NULL, NULL, 0, &missing, &err),
 			    "sched:sched_switch sched:sched_wakeup sched:sched_waking");
-	assert_string_equal(missing.buf, "preset sched: 3 of 10 events; this kernel lacks "
+	assert_string_equal(missing.buf, "preset sched: 3 of 11 events; this kernel lacks "
 			    "sched:sched_wakeup_new, sched:sched_migrate_task, "
 			    "sched:sched_process_fork, sched:sched_process_exec, "
-			    "sched:sched_process_exit, task:task_newtask, task:task_rename");
+			    "sched:sched_process_exit, sched:sched_process_free, "
+			    "task:task_newtask, task:task_rename");
 	strbuf_reset(&missing);
 	assert_string_equal(resolve("sched:sched_switch", "fence,power", 0, &missing, &err),
 			    "fence:fence_init power:cpu_idle sched:sched_switch");
