@@ -103,13 +103,20 @@ struct trax_result {
 	int base_has_value;
 	double base_value;
 	char *cmp_note;		/* how the comparison was decided, or NULL */
+	/*
+	 * 1: the result regressed from the baseline and that alone made it fail (verdict
+	 * TRAX_FAIL; warn set for a rule of severity "warn"; reason says why); rule_verdict
+	 * holds what the rule's own threshold gave (pass, xpass, xfail).
+	 */
+	int regression;
+	enum trax_verdict rule_verdict;
 };
 
 struct trax_verdicts {
 	struct trax_result *res;
 	int n, cap;
 	char *rules_path, *rules_sha256;
-	int pass, fail, skip, error, xfail, xpass, warn;
+	int pass, fail, skip, error, xfail, xpass, warn;	/* regressions count as fail/warn */
 	/* set by trax_baseline_compare() */
 	int compared;
 	int regressed, regressed_warn, improved, same, added, not_comparable;

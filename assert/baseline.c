@@ -240,8 +240,10 @@ int trax_baseline_save(const char *path, const struct trax_verdicts *v,
 					    json_null());
 			json_object_set_new(jr, "metric",
 					    json_string(trax_metric_name(r->rule->metric)));
-			json_object_set_new(jr, "verdict",
-					    json_string(trax_verdict_name(r->verdict)));
+			/* the rule's own verdict: a regression from an older baseline is not
+			 * this run's result */
+			json_object_set_new(jr, "verdict", json_string(trax_verdict_name(
+					    r->regression ? r->rule_verdict : r->verdict)));
 			json_object_set_new(jr, "severity",
 					    json_string(r->rule->warn ? "warn" : "error"));
 			json_object_set_new(jr, "value", num_or_null(r->has_value, r->value));
@@ -462,6 +464,39 @@ static void compare_one(struct trax_result *r, const struct bentry *e)
 	set_note(r, "%s", note);
 }
 
+/*
+ * A result that regressed fails, whatever its rule's threshold said (a "warn" rule's warns):
+ * the verdict, its reason and the counts change here, once, for every output and the exit
+ * status. The rule's own verdict is kept in rule_verdict (stored by --save-baseline).
+ */
+static void fail_regressed(struct trax_verdicts *v, struct trax_result *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (r->cmp != TRAX_CMP_REGRESSED || r->verdict == TRAX_FAIL)
+		return;
+	switch (r->verdict) {
+	case TRAX_PASS: v->pass--; break;
+	case TRAX_XPASS: v->xpass--; break;
+	case TRAX_XFAIL: v->xfail--; break;
+	default: return;	/* skip and error are never compared by value */
+	}
+	strbuf_addf(&sb, "regressed from the baseline: %s", r->cmp_note ? r->cmp_note : "");
+	if (r->reason)
+		strbuf_addf(&sb, "; the rule: %s", r->reason);
+	free(r->reason);
+	r->reason = strbuf_detach(&sb);
+	r->rule_verdict = r->verdict;
+	r->regression = 1;
+	r->verdict = TRAX_FAIL;
+	if (r->rule->warn) {
+		r->warn = 1;
+		v->warn++;
+	} else {
+		v->fail++;
+	}
+}
+
 static const struct trax_rule *rule_by_id(const struct trax_rules *rs, const char *id)
 {
 	for (int i = 0; i < rs->nrules; i++)
@@ -513,6 +548,7 @@ int trax_baseline_compare(const struct trax_baseline *b, const struct trax_rules
 			case TRAX_CMP_NA: v->not_comparable++; break;
 			default: v->same++; break;
 			}
+			fail_regressed(v, r);
 		}
 		trax_result_keys_free(keys, id->n);
 	}

@@ -68,7 +68,10 @@ void trax_baseline_free(struct trax_baseline *b);
  * or the traces differ from the baseline's). A result that passed in the baseline and fails
  * now regressed, one that failed and passes now improved; otherwise its value is judged by
  * trax_tolerance_compare(). Regressions of "warn" rules count in regressed_warn only.
- * Returns 0 or a negative error.
+ * A regressed result that had not failed its rule fails now (a "warn" rule's warns): its
+ * verdict becomes TRAX_FAIL with the comparison as its reason, regression and rule_verdict
+ * are set, and v's pass/xpass/xfail and fail/warn counts move with it, so that every output
+ * format and the exit status agree. Returns 0 or a negative error.
  */
 int trax_baseline_compare(const struct trax_baseline *b, const struct trax_rules *rs,
 			  const struct trax_trace_id *ids, int nids, struct trax_verdicts *v,

@@ -28,17 +28,15 @@ static const char *window_text(const struct trax_result *r, char *buf, size_t le
 	return buf;
 }
 
-/* A result that passes its rule but regressed from the baseline: reported as a failure. */
-static int regressed_pass(const struct trax_result *r)
-{
-	return r->cmp == TRAX_CMP_REGRESSED && !r->rule->warn && r->verdict != TRAX_FAIL &&
-	       r->verdict != TRAX_ERROR;
-}
+/*
+ * A result that regressed from the baseline has failed by then (trax_baseline_compare()): its
+ * verdict, reason and the counts say so, and the writers below show them as they are. Where
+ * the reason is the comparison (r->regression), the baseline line is not repeated.
+ */
 
 static int write_tap(const struct trax_verdicts *v, FILE *f)
 {
 	const char *trace = NULL;
-	int rpass = 0;
 
 	fprintf(f, "TAP version 13\n1..%d\n", v->n);
 	fprintf(f, "# trax check: rules %s (sha256 %.16s)\n", v->rules_path ? v->rules_path : "?",
@@ -51,10 +49,7 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 			trace = r->trace;
 			fprintf(f, "# trace: %s\n", trace);
 		}
-		if (regressed_pass(r)) {
-			fprintf(f, "not ok %d %s\n", i + 1, r->name);
-			rpass++;
-		} else switch (r->verdict) {
+		switch (r->verdict) {
 		case TRAX_PASS:
 			fprintf(f, "ok %d %s\n", i + 1, r->name);
 			break;
@@ -86,7 +81,7 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 		fprintf(f, "# %s: %s %s (expect %s) in %s\n", r->name,
 			trax_metric_name(r->rule->metric), value_text(r, val, sizeof(val)),
 			r->rule->expect.text, window_text(r, win, sizeof(win)));
-		if (r->verdict == TRAX_FAIL && !r->warn)
+		if (r->verdict == TRAX_FAIL && !r->warn && !r->regression)
 			fprintf(f, "# %s: %s\n", r->name, r->reason);
 	}
 	if (v->compared) {
@@ -101,7 +96,7 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 			v->regressed_warn);
 	}
 	fprintf(f, "# Totals: pass:%d fail:%d xfail:%d xpass:%d skip:%d error:%d\n",
-		v->pass - rpass, v->fail + v->warn + rpass, v->xfail, v->xpass, v->skip, v->error);
+		v->pass, v->fail + v->warn, v->xfail, v->xpass, v->skip, v->error);
 	return 0;
 }
 
@@ -127,22 +122,15 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 {
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
 	xml_attr(f, "name", "trax check");
-	{
-		int rp = 0;
-
-		for (int i = 0; i < v->n; i++)
-			rp += regressed_pass(&v->res[i]);
-		fprintf(f, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", v->n,
-			v->fail + rp, v->error, v->skip);
-	}
+	fprintf(f, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", v->n, v->fail,
+		v->error, v->skip);
 	for (int i = 0; i < v->n;) {
 		const char *trace = v->res[i].trace;
 		int j, n = 0, fails = 0, errors = 0, skips = 0;
 
 		for (j = i; j < v->n && !strcmp(v->res[j].trace, trace); j++) {
 			n++;
-			fails += (v->res[j].verdict == TRAX_FAIL && !v->res[j].warn) ||
-				 regressed_pass(&v->res[j]);
+			fails += v->res[j].verdict == TRAX_FAIL && !v->res[j].warn;
 			errors += v->res[j].verdict == TRAX_ERROR;
 			skips += v->res[j].verdict == TRAX_SKIP;
 		}
@@ -171,17 +159,10 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 				strbuf_addf(&out, "; baseline: %s%s%s", trax_cmp_name(r->cmp),
 					    r->cmp_note ? ": " : "",
 					    r->cmp_note ? r->cmp_note : "");
-			if (regressed_pass(r)) {
-				fprintf(f, "      <failure");
-				xml_attr(f, "message", r->cmp_note);
-				xml_attr(f, "type", "regression");
-				fprintf(f, ">");
-				xml_text(f, out.buf);
-				fprintf(f, "</failure>\n");
-			} else if (r->verdict == TRAX_FAIL && !r->warn) {
+			if (r->verdict == TRAX_FAIL && !r->warn) {
 				fprintf(f, "      <failure");
 				xml_attr(f, "message", r->reason);
-				xml_attr(f, "type", "fail");
+				xml_attr(f, "type", r->regression ? "regression" : "fail");
 				fprintf(f, ">");
 				xml_text(f, out.buf);
 				fprintf(f, "</failure>\n");
@@ -196,7 +177,10 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 				fprintf(f, "/>\n");
 			}
 			if (r->verdict != TRAX_SKIP) {
-				if (r->warn || r->verdict == TRAX_XFAIL)
+				/* a warn rule's regression: the baseline part says why */
+				if (r->warn && r->regression)
+					strbuf_adds(&out, "; warning (severity warn)");
+				else if (r->warn || r->verdict == TRAX_XFAIL)
 					strbuf_addf(&out, "; %s: %s",
 						    r->warn ? "warning" : "known failure", r->reason);
 				fprintf(f, "      <system-out>");
@@ -251,6 +235,9 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 		strbuf_add_json_or_null(&sb, r->task);
 		strbuf_adds(&sb, ", \"verdict\": ");
 		strbuf_add_json_or_null(&sb, trax_verdict_name(r->verdict));
+		strbuf_adds(&sb, ", \"rule_verdict\": ");
+		strbuf_add_json_or_null(&sb, trax_verdict_name(r->regression ? r->rule_verdict :
+								r->verdict));
 		strbuf_addf(&sb, ", \"severity\": \"%s\"", r->rule->warn ? "warn" : "error");
 		strbuf_adds(&sb, ", \"value\": ");
 		if (r->has_value)
@@ -362,7 +349,7 @@ static int write_text(const struct trax_verdicts *v, FILE *f)
 			value_text(r, val, sizeof(val)), we, r->rule->expect.text);
 		if (r->reason && r->verdict != TRAX_PASS)
 			fprintf(f, "  %s", r->reason);
-		if (r->cmp != TRAX_CMP_NONE)
+		if (r->cmp != TRAX_CMP_NONE && !r->regression)
 			fprintf(f, "  [%s%s%s]", trax_cmp_name(r->cmp), r->cmp_note ? ": " : "",
 				r->cmp_note ? r->cmp_note : "");
 		fprintf(f, "\n");

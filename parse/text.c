@@ -126,6 +126,30 @@ static int parse_after_cpu(const char *p, const char *end, struct text_line *o, 
 	return 0;
 }
 
+/*
+ * Event names written in text that stand for another event, as that event's name. Old Android
+ * kernels (3.x) print a trace marker as "0: B|pid|name": the tracefs form "SYM: msg" of the
+ * print event with its ip unresolved, in place of "tracing_mark_write: ..." (catapult's
+ * systrace importer reads event "0" as tracing_mark_write too).
+ */
+static const struct {
+	const char *written, *event;
+} event_alias[] = {
+	{ "0", "tracing_mark_write" },
+};
+
+/* Replace an event name as written (*ev, *len) by the event it stands for, if it is an alias. */
+static void text_event_canonical(const char **ev, int *len)
+{
+	for (size_t i = 0; i < sizeof(event_alias) / sizeof(event_alias[0]); i++) {
+		if (span_eq(*ev, *len, event_alias[i].written)) {
+			*ev = event_alias[i].event;
+			*len = (int)strlen(event_alias[i].event);
+			return;
+		}
+	}
+}
+
 int text_parse_line(const char *line, size_t len, struct text_line *o)
 {
 	const char *end = line + len, *p, *lb = NULL, *after = NULL, *le, *d, *cs, *cend;
@@ -180,6 +204,7 @@ int text_parse_line(const char *line, size_t len, struct text_line *o)
 		return -1;
 	}
 	o->event_len = p - o->event;
+	text_event_canonical(&o->event, &o->event_len);
 	p++;
 	while (p < end && is_blank(*p))
 		p++;

@@ -22,7 +22,9 @@ struct text_line {
 	int flags_len;
 	uint64_t ts;		/* ns */
 	int ts_digits;		/* digits after the decimal point: 6 (us) or 9 (ns) */
-	const char *event;	/* event name (no colon) */
+	const char *event;	/* event name (no colon); for an alias, the static name of the
+				 * event it stands for ("0" of old Android kernels:
+				 * tracing_mark_write) */
 	int event_len;
 	const char *payload;	/* after "event: " up to the end of line, trailing blanks cut */
 	int payload_len;

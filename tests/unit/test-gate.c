@@ -285,6 +285,26 @@ static void test_baseline_roundtrip(void **state)
 	assert_int_equal(now.nmissing, 1);
 	assert_string_equal(now.missing[0], "sk[t]");
 	assert_non_null(strstr(now.baseline_note, "other rules"));
+	/* tol passed its threshold and regressed: it fails now, the reason is the comparison,
+	 * and the counts moved (4 passed and 2 failed as added above: 3 and 3) */
+	assert_int_equal(now.res[2].verdict, TRAX_FAIL);
+	assert_int_equal(now.res[2].regression, 1);
+	assert_int_equal(now.res[2].rule_verdict, TRAX_PASS);
+	assert_non_null(strstr(now.res[2].reason, "regressed from the baseline: "));
+	assert_non_null(strstr(now.res[2].reason, "beyond max_increase 50 %"));
+	assert_int_equal(now.pass, 3);
+	assert_int_equal(now.fail, 3);
+	/* acts failed its threshold already: unchanged */
+	assert_int_equal(now.res[1].verdict, TRAX_FAIL);
+	assert_int_equal(now.res[1].regression, 0);
+	/* a baseline saved from this run keeps the rules' own verdicts */
+	id.first = 0;
+	assert_int_equal(trax_baseline_save(path, &now, &id, 1, &err), 0);
+	j = json_load_file(path, 0, NULL);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(j, "results"), 2), "verdict")), "pass");
+	json_decref(j);
 	/* a regression fails the check even where every rule passes */
 	now.fail = 0;
 	assert_int_equal(trax_verdicts_exit_status(&now), 1);

@@ -65,6 +65,11 @@ static void test_tracefs_tgid(void **state)
 	assert_int_equal(tl.tgid, 937);
 	assert_span(tl.flags, tl.flags_len, "....");
 	assert_int_equal(tl.ts, 732246100696000ull);
+	/* old Android kernels: a trace marker's event printed as "0" (its ip, unresolved) */
+	assert_int_equal(parse("  surfaceflinger-300   [000]  1000.000100: 0: B|300|draw", &tl), 1);
+	assert_span(tl.event, tl.event_len, "tracing_mark_write");
+	assert_span(tl.payload, tl.payload_len, "B|300|draw");
+	assert_int_equal(tl.pid, 300);
 	/* "(-----)", the five-dash form of older kernels */
 	assert_int_equal(parse("  kworker/0:1-12  (-----) [000] d..2  10.000001: e: a=1", &tl), 1);
 	assert_int_equal(tl.tgid, -1);
