@@ -97,6 +97,7 @@ struct trax_result {
 	struct trax_span span;
 	int64_t trace_start;	/* for times relative to the trace start */
 	char *reason;		/* why not pass (or NULL) */
+	char *note;		/* what the value rests on that a reader should know, or NULL */
 	/* set by trax_baseline_compare() */
 	enum trax_cmp cmp;
 	enum trax_verdict base_verdict;

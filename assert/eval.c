@@ -337,6 +337,48 @@ static int lost_in_window(sqlite3 *db, int buffer, const struct trax_span *w, ch
 	return found;
 }
 
+/*
+ * A scheduler result that rests on slices bounded from evidence (clipped & 8: their switch-in
+ * was not recorded, parse/derive.c) says so: the value is the best bound, not a measurement.
+ * utids NULL: every thread's slices.
+ */
+static void note_bounded(sqlite3 *db, struct trax_result *res, const struct trax_rule *r,
+			 const struct trax_span *w, const int *utids, int n)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+
+	if (!metric_is_sched(r->metric))
+		return;
+	strbuf_adds(&sql, "SELECT count(*), min(cpu), sum(min(ts + dur, ?3) - max(ts, ?2)) FROM "
+		    "sched_slice WHERE clipped & 8 AND buffer = ?1 AND ts < ?3 AND ts + dur > ?2");
+	if (utids) {
+		strbuf_adds(&sql, " AND utid IN (");
+		for (int i = 0; i < n; i++)
+			strbuf_addf(&sql, "%s%d", i ? "," : "", utids[i]);
+		strbuf_adds(&sql, ")");
+	}
+	if (sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, r->buffer);
+		sqlite3_bind_int64(st, 2, w->start);
+		sqlite3_bind_int64(st, 3, w->end);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
+			struct strbuf sb = STRBUF_INIT;
+
+			int k = sqlite3_column_int(st, 0);
+
+			strbuf_addf(&sb, "rests on %d slice%s (%.6f s) whose switch-in was not "
+				    "recorded (first on CPU %d): bounded from wakeups, migrations and "
+				    "the previous switch (see trax info)", k, k == 1 ? "" : "s",
+				    sqlite3_column_int64(st, 2) / 1e9, sqlite3_column_int(st, 1));
+			free(res->note);
+			res->note = strbuf_detach(&sb);
+		}
+	}
+	sqlite3_finalize(st);
+	strbuf_release(&sql);
+}
+
 static int has_tgids(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
@@ -505,8 +547,8 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		}
 		ret = assert_metric_eval(c, db, r, utids, ntasks, &span, ti,
 				       ntracks ? tracks[0].id : 0, &val, err);
-		free(utids);
 		if (ret) {
+			free(utids);
 			res->verdict = TRAX_ERROR;
 			result_reason(res, "%s", err->msg);
 			trax_error_clear(err);
@@ -514,6 +556,8 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 			goto out;
 		}
 		judge(res, &val);
+		note_bounded(db, res, r, &span, utids, ntasks);
+		free(utids);
 		goto out;
 	}
 
@@ -546,6 +590,7 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 				tr->has_span = 1;
 				tr->span = span;
 				judge(tr, &val);
+				note_bounded(db, tr, r, &span, &tasks[i].utid, 1);
 				continue;
 			}
 			if (val.defined) {
@@ -564,7 +609,15 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 			goto out;
 		}
 		if (r->aggregate) {
+			int *utids = malloc(ntasks * sizeof(int));
+
+			if (!utids)
+				abort();
 			agg = &out->res[first_idx];
+			for (int i = 0; i < ntasks; i++)
+				utids[i] = tasks[i].utid;
+			note_bounded(db, agg, r, &span, utids, ntasks);
+			free(utids);
 			if (r->aggregate == TRAX_AGG_ALL || r->aggregate == TRAX_AGG_ANY) {
 				int ok = r->aggregate == TRAX_AGG_ALL ? npass == ntasks : npass > 0;
 
@@ -688,6 +741,7 @@ void trax_verdicts_release(struct trax_verdicts *v)
 		free(v->res[i].trace);
 		free(v->res[i].reason);
 		free(v->res[i].cmp_note);
+		free(v->res[i].note);
 	}
 	free(v->res);
 	free(v->rules_path);

@@ -83,6 +83,8 @@ static int write_tap(const struct trax_verdicts *v, FILE *f)
 			r->rule->expect.text, window_text(r, win, sizeof(win)));
 		if (r->verdict == TRAX_FAIL && !r->warn && !r->regression)
 			fprintf(f, "# %s: %s\n", r->name, r->reason);
+		if (r->note)
+			fprintf(f, "# %s: note: %s\n", r->name, r->note);
 	}
 	if (v->compared) {
 		for (int i = 0; i < v->nmissing; i++)
@@ -183,6 +185,8 @@ static int write_junit(const struct trax_verdicts *v, FILE *f)
 				else if (r->warn || r->verdict == TRAX_XFAIL)
 					strbuf_addf(&out, "; %s: %s",
 						    r->warn ? "warning" : "known failure", r->reason);
+				if (r->note)
+					strbuf_addf(&out, "; note: %s", r->note);
 				fprintf(f, "      <system-out>");
 				xml_text(f, out.buf);
 				fprintf(f, "</system-out>\n");
@@ -270,6 +274,8 @@ static int write_json(const struct trax_verdicts *v, FILE *f)
 		}
 		strbuf_adds(&sb, ", \"reason\": ");
 		strbuf_add_json_or_null(&sb, r->reason);
+		strbuf_adds(&sb, ", \"note\": ");
+		strbuf_add_json_or_null(&sb, r->note);
 		if (r->cmp != TRAX_CMP_NONE) {
 			strbuf_adds(&sb, ", \"baseline\": {\"comparison\": ");
 			strbuf_add_json_or_null(&sb, trax_cmp_name(r->cmp));
@@ -352,6 +358,8 @@ static int write_text(const struct trax_verdicts *v, FILE *f)
 		if (r->cmp != TRAX_CMP_NONE && !r->regression)
 			fprintf(f, "  [%s%s%s]", trax_cmp_name(r->cmp), r->cmp_note ? ": " : "",
 				r->cmp_note ? r->cmp_note : "");
+		if (r->note)
+			fprintf(f, "  (note: %s)", r->note);
 		fprintf(f, "\n");
 	}
 	if (v->compared) {

@@ -197,6 +197,26 @@ int cmd_info(int argc, char **argv)
 	}
 	sqlite3_finalize(st);
 	printf("%s\n", first ? " none" : "");
+	st = NULL;
+	/* switches that do not follow on from the CPU's last one (parse/derive.c) */
+	if (sqlite3_prepare_v2(db, "SELECT substr(key, 28), value FROM meta WHERE key LIKE "
+			       "'sched.switch_out_unseen_in.%' ORDER BY length(key), key", -1, &st,
+			       NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *where = (const char *)sqlite3_column_text(st, 0);
+			int buf = 0, cpu = -1;
+
+			if (sscanf(where, "cpu%d", &cpu) != 1 &&
+			    sscanf(where, "buffer%d.cpu%d", &buf, &cpu) != 2)
+				continue;
+			if (buf)
+				printf("buffer %d, ", buf);
+			printf("CPU %d: %s switch-outs of tasks never seen switched in (slices bounded "
+			       "from wakeups and migrations)\n", cpu,
+			       (const char *)sqlite3_column_text(st, 1));
+		}
+	}
+	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return EXIT_OK;
 }

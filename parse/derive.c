@@ -1,4 +1,5 @@
 /* parse/derive.c: threads, sched_slice, thread_state and counter tracks, built while loading. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,10 @@ struct tstate {
 	uint64_t since;
 	int cpu;
 	int waker;		/* utid, -1 none */
+	/* evidence for a switch-in that was not recorded (see on_switch) */
+	uint64_t arrive_ts;	/* the last wakeup or migration that put it on arrive_cpu */
+	int arrive_cpu;		/* -1: none */
+	uint64_t out_ts;	/* its last switch-out, on any CPU */
 };
 
 struct thr {
@@ -40,7 +45,9 @@ struct cpustate {
 	int utid;		/* running thread, -1: unknown (before the first switch) */
 	int pid, prio;
 	uint64_t start;
-	int clipped;		/* bit 0: cut by the trace start, 2: spans lost events */
+	int clipped;		/* 1: cut by the trace start, 2: by the trace end, 4: spans lost
+				 * events, 8: bounded from evidence (a switch not recorded) */
+	uint64_t unseen;	/* switch-outs of tasks never seen switched in on this CPU */
 };
 
 struct track {
@@ -52,7 +59,7 @@ struct track {
 struct derive {
 	struct loader *L;
 	struct dbw *w;
-	int slice_stmt, state_stmt, comm_stmt, counter_stmt;
+	int slice_stmt, state_stmt, comm_stmt, counter_stmt, anomaly_stmt;
 	uint64_t rows;
 
 	struct thr *threads;
@@ -99,6 +106,7 @@ struct derive *derive_alloc(struct loader *L, struct dbw *w)
 				    DBW_CAT_DERIVED);
 	d->comm_stmt = dbw_prepare(w, "INSERT INTO thread_comm VALUES(?,?,?)", DBW_CAT_DERIVED);
 	d->counter_stmt = dbw_prepare(w, "INSERT INTO counter VALUES(?,?,?)", DBW_CAT_DERIVED);
+	d->anomaly_stmt = dbw_prepare(w, "INSERT INTO anomaly VALUES(?,?,?,?,?)", DBW_CAT_DERIVED);
 	d->map_cap = 1024;
 	d->map_pid = xcalloc(d->map_cap, sizeof(int));
 	d->map_utid = xcalloc(d->map_cap, sizeof(int));
@@ -231,8 +239,10 @@ static int thread_new(struct derive *d, int pid, uint64_t ts)
 	t->tgid = -1;
 	t->start_ts = t->end_ts = ts;
 	t->st = xcalloc(d->nbuffers, sizeof(*t->st));
-	for (int b = 0; b < d->nbuffers; b++)
+	for (int b = 0; b < d->nbuffers; b++) {
 		t->st[b].waker = -1;
+		t->st[b].arrive_cpu = -1;
+	}
 	map_set(d, pid, d->nthreads);
 	return d->nthreads++;
 }
@@ -466,6 +476,73 @@ static const char *vstr(const struct ld_type *t, const struct ld_val *v, int k, 
 	return v[i].s;
 }
 
+static void switch_anomaly(struct derive *d, uint64_t ts, int cpu, int buffer, int utid,
+			   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void switch_anomaly(struct derive *d, uint64_t ts, int cpu, int buffer, int utid,
+			   const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "CPU %d: ", cpu);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	dbw_row_begin(d->w, d->anomaly_stmt);
+	dbw_int(d->w, (int64_t)ts);
+	dbw_text(d->w, "switch_out_unseen_in", -1);
+	dbw_int(d->w, utid);
+	dbw_text(d->w, sb.buf, (int)sb.len);
+	dbw_int(d->w, buffer);
+	dbw_row_end(d->w);
+	d->rows++;
+	strbuf_release(&sb);
+}
+
+/*
+ * prev is switched out at ts on this CPU, but the CPU's last recorded switch put in another
+ * task (cs): the switch that put prev in was not recorded (not emitted, lost, overwritten).
+ * prev ran for part of [cs->start, ts]: it cannot have started before the wakeup or
+ * migration that put it on this CPU, nor before its last switch-out anywhere (the idle task,
+ * pid 0, is one per CPU: only its CPU's evidence counts), nor before the
+ * CPU's previous switch. The latest of these bounds the two slices: what was believed to run
+ * ends there, prev starts there; both are flagged 8.
+ */
+static uint64_t switch_unseen(struct derive *d, struct cpustate *cs, int cpu, int buffer,
+			      int prev, int prev_pid, uint64_t ts)
+{
+	struct tstate *s = &d->threads[prev].st[buffer];
+	uint64_t bound = cs->start;
+	const char *from = "the CPU's previous switch";
+
+	if (s->arrive_cpu == cpu && s->arrive_ts > bound && s->arrive_ts <= ts) {
+		bound = s->arrive_ts;
+		from = "its wakeup or migration to this CPU";
+	}
+	if (prev_pid && s->out_ts > bound && s->out_ts <= ts) {	/* each CPU has its idle task */
+		bound = s->out_ts;
+		from = "its previous switch-out";
+	}
+	cs->unseen++;
+	switch_anomaly(d, ts, cpu, buffer, prev, "pid %d switched out, never seen switched in "
+		       "(the last switch-in was of pid %d at %.6f s); its slice starts at %.6f s, "
+		       "from %s", prev_pid, cs->pid, cs->start / 1e9, bound / 1e9, from);
+	slice_row(d, cs, cpu, buffer, bound, NULL, cs->clipped | 8);
+	/* what was believed to run is no longer known to run (unless it is prev itself) */
+	if (cs->utid != prev) {
+		struct tstate *b = &d->threads[cs->utid].st[buffer];
+
+		if (b->state && !strcmp(b->state, "Running") && b->cpu == cpu && b->since <= bound) {
+			state_close(d, cs->utid, buffer, bound);
+			b->state = NULL;
+		}
+	}
+	if (s->since <= bound)
+		state_set(d, prev, buffer, bound, "Running", cpu, -1);
+	return bound;
+}
+
 static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int buffer,
 		      const struct ld_val *v)
 {
@@ -493,13 +570,18 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 		cs->start = first < ts ? first : ts;	/* ld_seen() saw this record first */
 		cs->clipped |= 1;
 	}
-	if (cs->pid == prev_pid) {
-		slice_row(d, cs, cpu, buffer, ts, letters, cs->clipped);
-	} else {
-		/* Lost or missing switches: close what we believed ran, without a state. */
-		slice_row(d, cs, cpu, buffer, ts, NULL, cs->clipped | 4);
+	if (cs->pid != prev_pid) {
+		uint64_t start = switch_unseen(d, cs, cpu, buffer, prev, prev_pid, ts);
+
+		cs->utid = prev;
+		cs->pid = prev_pid;
+		cs->prio = vint(t, v, 2, 0);
+		cs->start = start;
+		cs->clipped = (cs->clipped & 4) | 8;
 	}
+	slice_row(d, cs, cpu, buffer, ts, letters, cs->clipped);
 	state_set(d, prev, buffer, ts, state_after_switch(letters), -1, -1);
+	d->threads[prev].st[buffer].out_ts = ts;
 	/* Switched out dead (X, Z; 4.x's x): it never runs again. An exiting task switched out
 	 * in any other state (D, S) is still alive: it is woken and runs to its end. */
 	if (letters && strpbrk(letters, "XZx"))
@@ -514,6 +596,17 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 	state_set(d, next, buffer, ts, "Running", cpu, -1);
 }
 
+/* A wakeup or migration put the task on cpu at ts: evidence for a switch-in not recorded. */
+static void arrive(struct derive *d, int utid, int buffer, uint64_t ts, int cpu)
+{
+	struct tstate *s = &d->threads[utid].st[buffer];
+
+	if (cpu >= 0 && cpu < d->ncpus) {
+		s->arrive_ts = ts;
+		s->arrive_cpu = cpu;
+	}
+}
+
 static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
 		      int buffer, const struct ld_val *v)
 {
@@ -525,8 +618,12 @@ static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 		return;
 	utid = thread_at(d, woken_pid, ts, comm, len);
 	s = &d->threads[utid].st[buffer];
-	if (s->state && (!strcmp(s->state, "Running") || !strcmp(s->state, "R") ||
-			 !strcmp(s->state, "R+")))
+	if (s->state && !strcmp(s->state, "Running"))
+		return;
+	/* sched_wakeup's target_cpu is where it will run; sched_waking's is only its last CPU */
+	if (t->role != ROLE_SCHED_WAKING || s->arrive_cpu < 0)
+		arrive(d, utid, buffer, ts, (int)vint(t, v, 3, -1));
+	if (s->state && (!strcmp(s->state, "R") || !strcmp(s->state, "R+")))
 		return;
 	waker = pid >= 0 ? map_get(d, pid) : -1;
 	state_set(d, utid, buffer, ts, "R", (int)vint(t, v, 3, cpu), waker);
@@ -786,6 +883,18 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 	case ROLE_SCHED_WAKEUP_NEW:
 		on_wakeup(d, t, ts, cpu, pid, buffer, v);
 		break;
+	case ROLE_SCHED_MIGRATE_TASK: {
+		int p = vint(t, v, 1, -1);
+
+		if (p < 0)
+			break;
+		utid = thread_at(d, p, ts, NULL, 0);
+		s = vstr(t, v, 0, &len);
+		if (s)
+			thread_name(d, utid, ts, s, len);
+		arrive(d, utid, buffer, ts, (int)vint(t, v, 4, -1));
+		break;
+	}
 	case ROLE_PROCESS_FORK: {
 		int child = vint(t, v, 3, -1);
 
@@ -918,6 +1027,17 @@ void derive_finish(struct derive *d, uint64_t end_ts)
 
 			if (cs->utid >= 0 && end_ts > cs->start)
 				slice_row(d, cs, c, b, end_ts, NULL, cs->clipped | 2);
+			if (cs->unseen) {
+				char key[96];
+
+				if (b)
+					snprintf(key, sizeof(key),
+						 "sched.switch_out_unseen_in.buffer%d.cpu%d", b, c);
+				else
+					snprintf(key, sizeof(key), "sched.switch_out_unseen_in.cpu%d",
+						 c);
+				ld_meta(d->L, key, "%llu", (unsigned long long)cs->unseen);
+			}
 		}
 	}
 	for (int u = 0; u < d->nthreads; u++) {

@@ -85,6 +85,8 @@ static const struct role_def role_defs[] = {
 	{ "sched", "sched_process_exec", ROLE_PROCESS_EXEC, { "filename", "pid", "old_pid" } },
 	{ "sched", "sched_process_exit", ROLE_PROCESS_EXIT, { "comm", "pid", "prio" } },
 	{ "sched", "sched_process_free", ROLE_PROCESS_FREE, { "comm", "pid", "prio" } },
+	{ "sched", "sched_migrate_task", ROLE_SCHED_MIGRATE_TASK,
+	  { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
 	{ "task", "task_newtask", ROLE_TASK_NEWTASK, { "pid", "comm", "clone_flags", "oom_score_adj" } },
 	{ "task", "task_rename", ROLE_TASK_RENAME, { "pid", "oldcomm", "newcomm", "oom_score_adj" } },
 	{ "power", "cpu_frequency", ROLE_CPU_FREQUENCY, { "state", "cpu_id" } },

@@ -6,6 +6,8 @@
 # program prints TAP; a program that exits non-zero without a `not ok` line counts as one
 # failure. Builds named *san* are the ASan+UBSan build; scripts may leave out work that is
 # too slow there (they say so with a SKIP line).
+# Each program gets TRAX_TEST_TIMEOUT seconds (default 900); one that hangs is killed and
+# counts as a failure, so a hang costs one program, not the whole run.
 # The last line is: N passed, N failed, N skipped
 set -u
 cd "$(dirname "$0")/.."
@@ -25,8 +27,9 @@ run_one() { # label, command...
 	local log="$log_dir/$(echo "$label" | tr '/ ' '__').log"
 	local p=0 f=0 s=0 rc
 	local start=$SECONDS
-	"$@" >"$log" 2>&1 </dev/null
+	timeout -k 10 "${TRAX_TEST_TIMEOUT:-900}" "$@" >"$log" 2>&1 </dev/null
 	rc=$?
+	[ $rc -eq 124 ] && echo "not ok - $label timed out after ${TRAX_TEST_TIMEOUT:-900} s" >>"$log"
 	while IFS= read -r line; do
 		case "$line" in
 		"not ok "*) if [[ "$line" == *"# TODO"* ]]; then s=$((s+1)); else f=$((f+1)); fi ;;

@@ -153,9 +153,10 @@ int main(int argc, char **argv)
 	name_self("tidwork");
 
 	burn_ms(20);
-	for (int i = 0; i < 3; i++)
-		if (pthread_create(&t[i], NULL, thread_main, (void *)names[i]))
-			die("pthread_create");
+	/*
+	 * Fork before starting threads: a fork while other threads run may copy a lock one of
+	 * them holds (the sanitizers' allocator, say), and the child waits on it forever.
+	 */
 	child = fork();
 	if (child < 0)
 		die("fork");
@@ -166,6 +167,9 @@ int main(int argc, char **argv)
 		die("fork");
 	if (!blocker)
 		blocker_process(argv[1]);
+	for (int i = 0; i < 3; i++)
+		if (pthread_create(&t[i], NULL, thread_main, (void *)names[i]))
+			die("pthread_create");
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
