@@ -24,8 +24,9 @@ const char cmd_plot_usage[] =
 	"                          unit (s, ms, us, ns): 1.5, 250ms, 30us\n"
 	"      --abs-window A B    only [A, B] in absolute trace time, in seconds\n"
 	"  -c, --cpus LIST         CPUs to draw (0-3,6)\n"
-	"  -t, --task COMM|PID     only this task: a comm glob (matches any name the thread had)\n"
-	"                          or a pid; on a timeline other tasks are drawn grey\n"
+	"  -t, --task COMM|PID     all kinds but counters: only this task, a comm glob (matches\n"
+	"                          any name the thread had) or a pid; on a timeline other tasks\n"
+	"                          are drawn grey\n"
 	"  -s, --size WxH          size in pixels (PNG) or points (SVG, PDF); default 1200x600\n"
 	"      --track NAME[:KEY]  counters: tracks to draw, a glob on the track name and on its\n"
 	"                          CPU or zone (cpu_frequency, thermal_temperature:soc*);\n"
@@ -43,7 +44,8 @@ const char cmd_plot_usage[] =
 	"The same input gives the same bytes in every format. The file is written under a\n"
 	"temporary name and renamed when complete.\n"
 	"\n"
-	"Exit status: 0 written; 2 usage or input error, or nothing to draw (nothing is\n"
+	"Exit status: 0 written; 2 usage or input error, or nothing to draw: a window outside\n"
+	"the trace, a --task that matches no thread, or none of what KIND draws (nothing is\n"
 	"written then).\n";
 
 #define MAX_REPEAT 64
@@ -284,6 +286,16 @@ int cmd_plot(int argc, char **argv)
 	}
 	if ((of_given || o.sql) && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
 		ret = cmd_usage_error("plot", "--of and --sql apply to histogram and cdf");
+		goto out;
+	}
+	if (o.sql && (o.task || o.cpus)) {
+		ret = cmd_usage_error("plot", "--task and --cpus do not apply to --sql: filter in "
+				      "the query");
+		goto out;
+	}
+	if (o.task && o.kind == TRAX_PLOT_COUNTERS) {
+		ret = cmd_usage_error("plot", "--task applies to timeline, residency, histogram "
+				      "and cdf");
 		goto out;
 	}
 	if (o.logx && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
