@@ -208,15 +208,19 @@ int cmd_info(int argc, char **argv)
 	if (cmd_wants_help(argc, argv, cmd_info_usage))
 		return EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
-		if (c == 'n') {
+	while ((c = cmd_getopt("info", argc, argv, "n:h", opts)) != -1) {
+		switch (c) {
+		case 'n':
 			n = strtol(optarg, &end, 10);
 			if (end == optarg || *end || n < 0 || n > 1000000)
 				return cmd_usage_error("info", "--tasks '%s': want a count from 0 "
 						       "(none) to 1000000", optarg);
 			ntasks = (int)n;
-		} else {
-			return cmd_usage_error("info", "unknown option");
+			break;
+		case 'h':
+			return EXIT_OK;
+		default:
+			return EXIT_INPUT;
 		}
 	}
 	if (argc - optind != 1)

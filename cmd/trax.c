@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "util/suggest.h"
 
 const struct trax_cmd trax_cmds[] = {
 	{ "load", cmd_load, "load a trace into a SQLite database", cmd_load_usage },
@@ -84,6 +85,89 @@ int cmd_wants_help(int argc, char **argv, const char *usage)
 	return 0;
 }
 
+/*
+ * "trax[ CMD]: unknown WHAT 'word'; did you mean 'prefix+nearest'? (see 'trax[ CMD] --help')"
+ * on stderr; the nearest of the n candidates (compared without prefix) is left out when none
+ * is near. Returns EXIT_INPUT.
+ */
+static int unknown_name(const char *cmd, const char *what, const char *word, size_t wlen,
+			const char *prefix, const char *const *cands, int n)
+{
+	char buf[128];
+	const char *near;
+	size_t plen = strlen(prefix);
+
+	if (wlen >= plen && !strncmp(word, prefix, plen))
+		snprintf(buf, sizeof(buf), "%.*s", (int)(wlen - plen), word + plen);
+	else
+		snprintf(buf, sizeof(buf), "%.*s", (int)wlen, word);
+	near = trax_suggest(buf, cands, n);
+	fprintf(stderr, "trax%s%s: unknown %s '%.*s'", cmd ? " " : "", cmd ? cmd : "", what,
+		(int)wlen, word);
+	if (near)
+		fprintf(stderr, "; did you mean '%s%s'?", prefix, near);
+	fprintf(stderr, " (see 'trax%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
+	return EXIT_INPUT;
+}
+
+static const struct trax_cmd *cmd_find(const char *name)
+{
+	for (const struct trax_cmd *c = trax_cmds; c->name; c++)
+		if (!strcmp(name, c->name))
+			return c;
+	return NULL;
+}
+
+int cmd_getopt(const char *cmd, int argc, char **argv, const char *optstring,
+	       const struct option *opts)
+{
+	const char *names[64], *arg;
+	char shortopts[128], list[512] = "";
+	size_t len, used = 0, lead = optstring[0] == '+' || optstring[0] == '-';
+	int n = 0, c, prev = optind, nmatch = 0;
+
+	/* ':' right after any '+' or '-': a missing value returns ':', not '?' */
+	snprintf(shortopts, sizeof(shortopts), "%.*s:%s", (int)lead, optstring, optstring + lead);
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, opts, NULL);
+	if (c == 'h') {
+		const struct trax_cmd *tc = cmd_find(cmd);
+
+		if (tc)
+			fputs(tc->usage, stdout);
+		return 'h';
+	}
+	if (c != '?' && c != ':')
+		return c;
+	/* A long option moved optind past itself; a short one inside -abc may not have. */
+	arg = optind > prev && optind <= argc ? argv[optind - 1] : NULL;
+	if (!arg || strncmp(arg, "--", 2)) {
+		cmd_usage_error(cmd, c == ':' ? "-%c needs a value" : "unknown option '-%c'",
+				optopt);
+		return '?';
+	}
+	len = strcspn(arg, "=");
+	for (const struct option *o = opts; o->name && n < 64; o++) {
+		names[n++] = o->name;
+		if (!strncmp(o->name, arg + 2, len - 2)) {
+			nmatch++;
+			if (used < sizeof(list))
+				used += snprintf(list + used, sizeof(list) - used, "%s--%s",
+						 used ? ", " : "", o->name);
+		}
+	}
+	if (c == ':')
+		cmd_usage_error(cmd, "%.*s needs a value", (int)len, arg);
+	else if (optopt)	/* a known option that takes no value, given one */
+		cmd_usage_error(cmd, "%.*s takes no value (got '%s')", (int)len, arg,
+				arg + len + (arg[len] == '='));
+	else if (nmatch > 1)
+		cmd_usage_error(cmd, "option '%.*s' is ambiguous: %s", (int)len, arg, list);
+	else
+		unknown_name(cmd, "option", arg, len, "--", names, n);
+	return '?';
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: trax COMMAND [ARGS]\n\ntrace-driven behavioural analysis (version %s)\n\n"
@@ -95,6 +179,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	static const char *const top_opts[] = { "help", "version" };
+	const char *names[32];
+	const struct trax_cmd *c;
+	int n = 0;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_INPUT;
@@ -107,9 +196,15 @@ int main(int argc, char **argv)
 		printf("trax %s\n", TRAX_VERSION);
 		return EXIT_OK;
 	}
-	for (const struct trax_cmd *c = trax_cmds; c->name; c++)
-		if (!strcmp(argv[1], c->name))
-			return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "trax: unknown command '%s' (see 'trax --help')\n", argv[1]);
-	return EXIT_INPUT;
+	c = cmd_find(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
+	if (!strncmp(argv[1], "--", 2))
+		return unknown_name(NULL, "option", argv[1], strcspn(argv[1], "="), "--",
+				    top_opts, 2);
+	if (argv[1][0] == '-')
+		return unknown_name(NULL, "option", argv[1], strlen(argv[1]), "", NULL, 0);
+	for (c = trax_cmds; c->name && n < 32; c++)
+		names[n++] = c->name;
+	return unknown_name(NULL, "command", argv[1], strlen(argv[1]), "", names, n);
 }
