@@ -6,6 +6,8 @@
 #   make bench      benchmarks against trace-cmd and the SQLite ceiling (not part of check)
 #   make SANITIZE=1 build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
 #   make V=1        show full compiler command lines
+#   make install    install trax and its man pages under PREFIX (default /usr/local; DESTDIR,
+#                   BINDIR and MANDIR honoured); make uninstall removes them
 
 VERSION := 0.1.0
 
@@ -16,6 +18,11 @@ else
 BUILD ?= build
 SANFLAGS :=
 endif
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+MAN_PAGES := $(wildcard doc/man/*.1)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -60,7 +67,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBTRAX := $(BUILD)/libtrax.a
 TRAX := $(BUILD)/trax
 
-.PHONY: all demo check test bench deps clean install doc
+.PHONY: all demo check test bench deps clean install uninstall doc
 all: $(TRAX) $(UNIT_BIN) $(TOOL_BIN)
 
 $(BUILD)/%.o: %.c
@@ -103,9 +110,14 @@ bench:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/bench/run.sh $(BUILD)
 
+# trax help COMMAND finds the pages beside the binary: PREFIX/bin/trax, PREFIX/share/man/man1.
 install: $(TRAX)
-	install -D -m 755 $(TRAX) $(DESTDIR)/usr/local/bin/trax
-	for m in doc/man/*.1; do install -D -m 644 $$m $(DESTDIR)/usr/local/share/man/man1/$$(basename $$m); done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(TRAX) $(DESTDIR)$(BINDIR)/trax
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/trax $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 clean:
 	rm -rf build build-san

@@ -59,7 +59,7 @@ int cmd_check(int argc, char **argv)
 	if (cmd_wants_help(argc, argv, cmd_check_usage))
 		return EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:b:s:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt("check", argc, argv, "f:o:b:s:h", opts)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "tap"))
@@ -76,8 +76,10 @@ int cmd_check(int argc, char **argv)
 		case 'o': outpath = optarg; break;
 		case 'b': base_path = optarg; break;
 		case 's': save_path = optarg; break;
+		case 'h':
+			return EXIT_OK;
 		default:
-			return cmd_usage_error("check", "unknown option");
+			return EXIT_INPUT;
 		}
 	}
 	if (argc - optind < 2)

@@ -114,7 +114,7 @@ int cmd_collect(int argc, char **argv)
 		return EXIT_OK;
 	optind = 1;
 	/* '+': options stop at the first non-option (the workload's command) */
-	while ((c = getopt_long(argc, argv, "+o:e:p:b:C:t:w:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt("collect", argc, argv, "+o:e:p:b:C:t:w:h", opts)) != -1) {
 		switch (c) {
 		case 'o': o.output = optarg; break;
 		case 'e': o.events = optarg; break;
@@ -143,8 +143,10 @@ int cmd_collect(int argc, char **argv)
 		case O_NOREDIR: o.no_redirect = 1; break;
 		case O_EXTRACT: o.extract = optarg; break;
 		case O_LIST: return list_presets();
+		case 'h':
+			return EXIT_OK;
 		default:
-			return cmd_usage_error("collect", "unknown option");
+			return EXIT_INPUT;
 		}
 	}
 	if (optind < argc)

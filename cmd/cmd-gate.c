@@ -36,27 +36,6 @@ const char cmd_gate_usage[] =
 	"Exit status: 0 no regression, 1 a regression, 2 usage, input or evaluation error,\n"
 	"4 nothing could be compared (every result had insufficient samples or was skipped).\n";
 
-/*
- * "--opt VALUE" or "--opt=VALUE" (or "-o VALUE"); advances *i. NULL when argv[*i] is not it,
- * or when its value is missing (then *missing is set).
- */
-static const char *opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt,
-			     int *missing)
-{
-	const char *a = argv[*i];
-	size_t l = strlen(lng);
-
-	if (!strncmp(a, lng, l) && a[l] == '=')
-		return a + l + 1;
-	if (strcmp(a, lng) && (!shrt || strcmp(a, shrt)))
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static int run_side(struct trax_gate *g, const struct trax_rules *rs, const char *events,
 		    enum trax_gate_side side, char **runs, int n)
 {
@@ -82,15 +61,26 @@ static int run_side(struct trax_gate *g, const struct trax_rules *rs, const char
 
 int cmd_gate(int argc, char **argv)
 {
+	enum { O_BASE = 256, O_NEW };
+	static const struct option opts[] = {
+		{ "rules", required_argument, NULL, 'r' },
+		{ "base", no_argument, NULL, O_BASE },
+		{ "new", no_argument, NULL, O_NEW },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct trax_error err = { 0 };
 	struct trax_rules *rs = NULL;
 	struct trax_gate *g = NULL;
 	enum trax_out_format fmt = isatty(1) ? TRAX_OUT_TEXT : TRAX_OUT_TAP;
 	const char *rules = NULL, *outpath = NULL;
 	char **runs[2] = { NULL, NULL };
-	char *events = NULL;
+	char *events = NULL, *end;
 	struct cmd_out co = { .f = NULL };
-	int nruns[2] = { 0, 0 }, side = -1, ret = EXIT_INPUT, only_runs = 0;
+	int nruns[2] = { 0, 0 }, side = -1, ret = EXIT_INPUT, c;
 	double alpha = 0.05;
 
 	if (cmd_wants_help(argc, argv, cmd_gate_usage))
@@ -100,59 +90,67 @@ int cmd_gate(int argc, char **argv)
 		if (!runs[s])
 			abort();
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val;
-		int missing = 0;
-
-		if (!only_runs && !strcmp(a, "--")) {
-			only_runs = 1;
-			continue;
-		}
-		if (only_runs || a[0] != '-' || !a[1]) {
+	optind = 1;
+	/* '-': runs come back in order (as 1), each to the side named last; after "--" every
+	 * argument is a run */
+	while ((c = cmd_getopt("gate", argc, argv, "-r:a:f:o:h", opts)) != -1) {
+		switch (c) {
+		case 1:
 			if (side < 0) {
 				cmd_usage_error("gate", "'%s': a run goes after --base or --new",
-						a);
+						optarg);
 				goto out;
 			}
-			runs[side][nruns[side]++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--base")) {
+			runs[side][nruns[side]++] = optarg;
+			break;
+		case O_BASE:
 			side = TRAX_GATE_BASE;
-		} else if (!strcmp(a, "--new")) {
+			break;
+		case O_NEW:
 			side = TRAX_GATE_NEW;
-		} else if ((val = opt_value(argc, argv, &i, "--rules", "-r", &missing))) {
-			rules = val;
-		} else if ((val = opt_value(argc, argv, &i, "--output", "-o", &missing))) {
-			outpath = val;
-		} else if ((val = opt_value(argc, argv, &i, "--alpha", "-a", &missing))) {
-			char *end;
-
+			break;
+		case 'r':
+			rules = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'a':
 			errno = 0;
-			alpha = strtod(val, &end);
-			if (end == val || *end || errno || !(alpha > 0 && alpha < 1)) {
+			alpha = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(alpha > 0 && alpha < 1)) {
 				cmd_usage_error("gate", "--alpha: expected a level between 0 "
-						"and 1, got '%s'", val);
+						"and 1, got '%s'", optarg);
 				goto out;
 			}
-		} else if ((val = opt_value(argc, argv, &i, "--format", "-f", &missing))) {
-			if (!strcmp(val, "tap"))
+			break;
+		case 'f':
+			if (!strcmp(optarg, "tap"))
 				fmt = TRAX_OUT_TAP;
-			else if (!strcmp(val, "junit"))
+			else if (!strcmp(optarg, "junit"))
 				fmt = TRAX_OUT_JUNIT;
-			else if (!strcmp(val, "json"))
+			else if (!strcmp(optarg, "json"))
 				fmt = TRAX_OUT_JSON;
-			else if (!strcmp(val, "text"))
+			else if (!strcmp(optarg, "text"))
 				fmt = TRAX_OUT_TEXT;
 			else {
-				cmd_usage_error("gate", "unknown format '%s'", val);
+				cmd_usage_error("gate", "unknown format '%s'", optarg);
 				goto out;
 			}
-		} else {
-			cmd_usage_error("gate", missing ? "%s needs a value" :
-					"unknown option '%s'", a);
+			break;
+		case 'h':
+			ret = EXIT_OK;
+			goto out;
+		default:
 			goto out;
 		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (side < 0) {
+			cmd_usage_error("gate", "'%s': a run goes after --base or --new", argv[i]);
+			goto out;
+		}
+		runs[side][nruns[side]++] = argv[i];
 	}
 	if (!rules) {
 		cmd_usage_error("gate", "expects --rules RULES.json");

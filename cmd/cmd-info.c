@@ -66,32 +66,124 @@ static void info_android(sqlite3 *db)
 	sqlite3_finalize(st);
 }
 
-int cmd_info(int argc, char **argv)
+/* Per-event row counts and records that could not be parsed. */
+static void info_events(sqlite3 *db)
 {
-	static const struct option opts[] = {
-		{ "tasks", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct trax_error err = { 0 };
 	sqlite3_stmt *st = NULL;
-	sqlite3 *db = NULL;
-	char *v[8] = { 0 };
-	int c, ntasks = 10, first;
+	int first = 1;
 
-	if (cmd_wants_help(argc, argv, cmd_info_usage))
-		return EXIT_OK;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
-		if (c == 'n')
-			ntasks = atoi(optarg);
-		else
-			return cmd_usage_error("info", "unknown option");
+	printf("events:\n");
+	if (sqlite3_prepare_v2(db, "SELECT system, name, count FROM event_type WHERE count > 0 "
+			       "ORDER BY count DESC, name", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			printf("  %-40s %12lld\n", (const char *)sqlite3_column_text(st, 1),
+			       (long long)sqlite3_column_int64(st, 2));
+			first = 0;
+		}
 	}
-	if (argc - optind != 1)
-		return cmd_usage_error("info", "expects one TRACE or DB");
-	if (trax_db_open(argv[optind], NULL, &db, &err))
-		return cmd_fail("info", &err);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (first)
+		printf("  (none)\n");
+	if (sqlite3_prepare_v2(db, "SELECT name, count(*) FROM raw_event GROUP BY name ORDER BY 2 "
+			       "DESC", -1, &st, NULL) == SQLITE_OK) {
+		first = 1;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (first)
+				printf("unparsed records (raw_event):\n");
+			first = 0;
+			printf("  %-40s %12lld\n", (const char *)sqlite3_column_text(st, 0),
+			       (long long)sqlite3_column_int64(st, 1));
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+/* The thread count, then the ntasks busiest tasks (none when ntasks is 0). */
+static void info_tasks(sqlite3 *db, int ntasks)
+{
+	sqlite3_stmt *st = NULL;
+	int first = 1;
+
+	/* threads: lifetimes other than the idle task; processes: distinct tgids */
+	if (sqlite3_prepare_v2(db, "SELECT count(*), count(DISTINCT tgid), count(*) - count(tgid) "
+			       "FROM thread WHERE pid != 0", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		long long unknown = sqlite3_column_int64(st, 2);
+
+		printf("tasks:    %lld threads in %lld processes", (long long)sqlite3_column_int64(st, 0),
+		       (long long)sqlite3_column_int64(st, 1));
+		if (unknown)
+			printf(" (%lld threads of unknown process)", unknown);
+		printf("\n");
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (ntasks == 0 ||
+	    sqlite3_prepare_v2(db, "SELECT t.pid, t.comm, sum(s.dur) AS run, count(*) FROM "
+			       "sched_slice s JOIN thread t USING(utid) WHERE t.pid != 0 GROUP BY "
+			       "s.utid ORDER BY run DESC LIMIT ?", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int(st, 1, ntasks);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (first)
+			printf("  %8s  %-20s %14s %8s\n", "pid", "comm", "runtime (s)", "slices");
+		first = 0;
+		printf("  %8lld  %-20s %14.6f %8lld\n", (long long)sqlite3_column_int64(st, 0),
+		       sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "?",
+		       sqlite3_column_int64(st, 2) / 1e9, (long long)sqlite3_column_int64(st, 3));
+	}
+	sqlite3_finalize(st);
+}
+
+/* Lost events per CPU, from meta. */
+static void info_lost(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int first = 1;
+
+	printf("lost events:");
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key LIKE '%cpu.%.lost_events' "
+			       "AND value != '0' ORDER BY key", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			printf("%s %s=%s", first ? "" : ",", (const char *)sqlite3_column_text(st, 0),
+			       (const char *)sqlite3_column_text(st, 1));
+			first = 0;
+		}
+	}
+	sqlite3_finalize(st);
+	printf("%s\n", first ? " none" : "");
+}
+
+/* Switches that do not follow on from the CPU's last one, per CPU (parse/derive.c). */
+static void info_unseen(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT substr(key, 28), value FROM meta WHERE key LIKE "
+			       "'sched.switch_out_unseen_in.%' ORDER BY length(key), key", -1, &st,
+			       NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *where = (const char *)sqlite3_column_text(st, 0);
+			int buf = 0, cpu = -1;
+
+			if (sscanf(where, "cpu%d", &cpu) != 1 &&
+			    sscanf(where, "buffer%d.cpu%d", &buf, &cpu) != 2)
+				continue;
+			if (buf)
+				printf("buffer %d, ", buf);
+			printf("CPU %d: %s switch-outs of tasks never seen switched in (slices bounded "
+			       "from wakeups and migrations)\n", cpu,
+			       (const char *)sqlite3_column_text(st, 1));
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+/* Source, time range, CPUs, kernel, clock and what was loaded, from meta. */
+static void info_meta(sqlite3 *db)
+{
+	char *v[8] = { 0 };
 
 	v[0] = trax_db_meta(db, "source.path");
 	v[1] = trax_db_meta(db, "format");
@@ -123,100 +215,49 @@ int cmd_info(int argc, char **argv)
 		printf("loaded:   only %s\n", v[3]);
 	for (int i = 0; i < 4; i++)
 		free(v[i]);
+}
 
-	printf("events:\n");
-	first = 1;
-	if (sqlite3_prepare_v2(db, "SELECT system, name, count FROM event_type WHERE count > 0 "
-			       "ORDER BY count DESC, name", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			printf("  %-40s %12lld\n", (const char *)sqlite3_column_text(st, 1),
-			       (long long)sqlite3_column_int64(st, 2));
-			first = 0;
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tasks", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trax_error err = { 0 };
+	sqlite3 *db = NULL;
+	int c, ntasks = 10;
+	char *end;
+	long n;
+
+	if (cmd_wants_help(argc, argv, cmd_info_usage))
+		return EXIT_OK;
+	optind = 1;
+	while ((c = cmd_getopt("info", argc, argv, "n:h", opts)) != -1) {
+		switch (c) {
+		case 'n':
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < 0 || n > 1000000)
+				return cmd_usage_error("info", "--tasks '%s': want a count from 0 "
+						       "(none) to 1000000", optarg);
+			ntasks = (int)n;
+			break;
+		case 'h':
+			return EXIT_OK;
+		default:
+			return EXIT_INPUT;
 		}
 	}
-	sqlite3_finalize(st);
-	if (first)
-		printf("  (none)\n");
-	if (sqlite3_prepare_v2(db, "SELECT name, count(*) FROM raw_event GROUP BY name ORDER BY 2 "
-			       "DESC", -1, &st, NULL) == SQLITE_OK) {
-		first = 1;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			if (first)
-				printf("unparsed records (raw_event):\n");
-			first = 0;
-			printf("  %-40s %12lld\n", (const char *)sqlite3_column_text(st, 0),
-			       (long long)sqlite3_column_int64(st, 1));
-		}
-	}
-	sqlite3_finalize(st);
-
-	/* threads: lifetimes other than the idle task; processes: distinct tgids */
-	if (sqlite3_prepare_v2(db, "SELECT count(*), count(DISTINCT tgid), count(*) - count(tgid) "
-			       "FROM thread WHERE pid != 0", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW) {
-		long long unknown = sqlite3_column_int64(st, 2);
-
-		printf("tasks:    %lld threads in %lld processes", (long long)sqlite3_column_int64(st, 0),
-		       (long long)sqlite3_column_int64(st, 1));
-		if (unknown)
-			printf(" (%lld threads of unknown process)", unknown);
-		printf("\n");
-	}
-	sqlite3_finalize(st);
-	if (ntasks > 0 &&
-	    sqlite3_prepare_v2(db, "SELECT t.pid, t.comm, sum(s.dur) AS run, count(*) FROM "
-			       "sched_slice s JOIN thread t USING(utid) WHERE t.pid != 0 GROUP BY "
-			       "s.utid ORDER BY run DESC LIMIT ?", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int(st, 1, ntasks);
-		first = 1;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			if (first)
-				printf("  %8s  %-20s %14s %8s\n", "pid", "comm", "runtime (s)",
-				       "slices");
-			first = 0;
-			printf("  %8lld  %-20s %14.6f %8lld\n", (long long)sqlite3_column_int64(st, 0),
-			       sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1)
-							  : "?",
-			       sqlite3_column_int64(st, 2) / 1e9,
-			       (long long)sqlite3_column_int64(st, 3));
-		}
-	}
-	sqlite3_finalize(st);
-
+	if (argc - optind != 1)
+		return cmd_usage_error("info", "expects one TRACE or DB");
+	if (trax_db_open(argv[optind], NULL, &db, &err))
+		return cmd_fail("info", &err);
+	info_meta(db);
+	info_events(db);
+	info_tasks(db, ntasks);
 	info_android(db);
-
-	printf("lost events:");
-	first = 1;
-	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key LIKE '%cpu.%.lost_events' "
-			       "AND value != '0' ORDER BY key", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			printf("%s %s=%s", first ? "" : ",", (const char *)sqlite3_column_text(st, 0),
-			       (const char *)sqlite3_column_text(st, 1));
-			first = 0;
-		}
-	}
-	sqlite3_finalize(st);
-	printf("%s\n", first ? " none" : "");
-	st = NULL;
-	/* switches that do not follow on from the CPU's last one (parse/derive.c) */
-	if (sqlite3_prepare_v2(db, "SELECT substr(key, 28), value FROM meta WHERE key LIKE "
-			       "'sched.switch_out_unseen_in.%' ORDER BY length(key), key", -1, &st,
-			       NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *where = (const char *)sqlite3_column_text(st, 0);
-			int buf = 0, cpu = -1;
-
-			if (sscanf(where, "cpu%d", &cpu) != 1 &&
-			    sscanf(where, "buffer%d.cpu%d", &buf, &cpu) != 2)
-				continue;
-			if (buf)
-				printf("buffer %d, ", buf);
-			printf("CPU %d: %s switch-outs of tasks never seen switched in (slices bounded "
-			       "from wakeups and migrations)\n", cpu,
-			       (const char *)sqlite3_column_text(st, 1));
-		}
-	}
-	sqlite3_finalize(st);
+	info_lost(db);
+	info_unseen(db);
 	sqlite3_close(db);
 	return EXIT_OK;
 }

@@ -62,7 +62,7 @@ int cmd_load(int argc, char **argv)
 	if (cmd_wants_help(argc, argv, cmd_load_usage))
 		return EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:e:st:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt("load", argc, argv, "o:e:st:h", opts)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'e': lo.events = optarg; break;
@@ -72,8 +72,10 @@ int cmd_load(int argc, char **argv)
 			if (lo.threads != 1 && lo.threads != 2)
 				return cmd_usage_error("load", "--threads takes 1 or 2");
 			break;
+		case 'h':
+			return EXIT_OK;
 		default:
-			return cmd_usage_error("load", "unknown option");
+			return EXIT_INPUT;
 		}
 	}
 	if (optind != argc - 1)

@@ -24,8 +24,9 @@ const char cmd_plot_usage[] =
 	"                          unit (s, ms, us, ns): 1.5, 250ms, 30us\n"
 	"      --abs-window A B    only [A, B] in absolute trace time, in seconds\n"
 	"  -c, --cpus LIST         CPUs to draw (0-3,6)\n"
-	"  -t, --task COMM|PID     only this task: a comm glob (matches any name the thread had)\n"
-	"                          or a pid; on a timeline other tasks are drawn grey\n"
+	"  -t, --task COMM|PID     all kinds but counters: only this task, a comm glob (matches\n"
+	"                          any name the thread had) or a pid; on a timeline other tasks\n"
+	"                          are drawn grey\n"
 	"  -s, --size WxH          size in pixels (PNG) or points (SVG, PDF); default 1200x600\n"
 	"      --track NAME[:KEY]  counters: tracks to draw, a glob on the track name and on its\n"
 	"                          CPU or zone (cpu_frequency, thermal_temperature:soc*);\n"
@@ -43,7 +44,8 @@ const char cmd_plot_usage[] =
 	"The same input gives the same bytes in every format. The file is written under a\n"
 	"temporary name and renamed when complete.\n"
 	"\n"
-	"Exit status: 0 written; 2 usage or input error, or nothing to draw (nothing is\n"
+	"Exit status: 0 written; 2 usage or input error, or nothing to draw: a window outside\n"
+	"the trace, a --task that matches no thread, or none of what KIND draws (nothing is\n"
 	"written then).\n";
 
 #define MAX_REPEAT 64
@@ -117,28 +119,27 @@ static int parse_size(const char *s, int *w, int *h)
 	return 0;
 }
 
-/* Long options with their value: --name VALUE or --name=VALUE; short -x VALUE. */
-static const char *optval(int argc, char **argv, int *i, const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!strncmp(arg, name, n) && arg[n] == '=')
-		return arg + n + 1;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
-static int is_opt(const char *arg, const char *longname, const char *shortname)
-{
-	size_t n = strlen(longname);
-
-	return (!strncmp(arg, longname, n) && (arg[n] == '\0' || arg[n] == '=')) ||
-	       (shortname && !strcmp(arg, shortname));
-}
-
 int cmd_plot(int argc, char **argv)
 {
+	enum { O_ABS = 256, O_TRACK, O_OF, O_SQL, O_BINS, O_LOG, O_GROUP, O_NOMARK, O_TITLE };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "abs-window", required_argument, NULL, O_ABS },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "task", required_argument, NULL, 't' },
+		{ "size", required_argument, NULL, 's' },
+		{ "track", required_argument, NULL, O_TRACK },
+		{ "of", required_argument, NULL, O_OF },
+		{ "sql", required_argument, NULL, O_SQL },
+		{ "bins", required_argument, NULL, O_BINS },
+		{ "log", no_argument, NULL, O_LOG },
+		{ "group", required_argument, NULL, O_GROUP },
+		{ "no-markers", no_argument, NULL, O_NOMARK },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct trax_plot_opts o;
 	struct trax_plot_group groups[MAX_REPEAT];
 	const char *tracks[MAX_REPEAT];
@@ -147,7 +148,7 @@ int cmd_plot(int argc, char **argv)
 	struct trax_error err = { 0 };
 	enum trax_plot_format fmt;
 	sqlite3 *db = NULL;
-	int npos = 0, abs_window = 0, ngroups = 0, ret = EXIT_INPUT, of_given = 0;
+	int npos = 0, abs_window = 0, ngroups = 0, ret = EXIT_INPUT, of_given = 0, c;
 	int64_t a, b, start;
 
 	if (cmd_wants_help(argc, argv, cmd_plot_usage))
@@ -155,63 +156,48 @@ int cmd_plot(int argc, char **argv)
 	trax_plot_opts_init(&o);
 	o.tracks = tracks;
 	o.groups = groups;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
+	optind = 1;
+	while ((c = cmd_getopt("plot", argc, argv, "o:w:c:t:s:h", opts)) != -1) {
+		const char *v = optarg;
+		char *end, *eq;
 
-		if (arg[0] != '-' || !arg[1]) {
-			if (npos == 2)
-				return cmd_usage_error("plot", "unexpected argument '%s'", arg);
-			pos[npos++] = arg;
-			continue;
-		}
-		if (is_opt(arg, "--no-markers", NULL)) {
-			o.markers = 0;
-			continue;
-		}
-		if (is_opt(arg, "--log", NULL)) {
-			o.logx = 1;
-			continue;
-		}
-#define VAL(name) do { \
-		v = optval(argc, argv, &i, arg, name); \
-		if (!v) { \
-			ret = cmd_usage_error("plot", "%s needs a value", name); \
-			goto out; \
-		} \
-	} while (0)
-		if (is_opt(arg, "--output", "-o")) {
-			VAL("--output");
+		switch (c) {
+		case 'o':
 			out = v;
-		} else if (is_opt(arg, "--window", "-w") || is_opt(arg, "--abs-window", NULL)) {
-			abs_window = is_opt(arg, "--abs-window", NULL);
-			if (strchr(arg, '=') || i + 2 >= argc) {
-				ret = cmd_usage_error("plot", "%s takes two times: A B", arg);
+			break;
+		case 'w':
+		case O_ABS:
+			/* two values: A is the option's, B the next argument */
+			abs_window = c == O_ABS;
+			if (optind >= argc) {
+				ret = cmd_usage_error("plot", "%s takes two times: A B",
+						      abs_window ? "--abs-window" : "--window");
 				goto out;
 			}
-			wa = argv[++i];
-			wb = argv[++i];
-		} else if (is_opt(arg, "--cpus", "-c")) {
-			VAL("--cpus");
+			wa = v;
+			wb = argv[optind++];
+			break;
+		case 'c':
 			o.cpus = v;
-		} else if (is_opt(arg, "--task", "-t")) {
-			VAL("--task");
+			break;
+		case 't':
 			o.task = v;
-		} else if (is_opt(arg, "--size", "-s")) {
-			VAL("--size");
+			break;
+		case 's':
 			if (parse_size(v, &o.width, &o.height)) {
 				ret = cmd_usage_error("plot", "--size '%s': want WxH from 200x150 "
 						      "to 20000x20000", v);
 				goto out;
 			}
-		} else if (is_opt(arg, "--track", NULL)) {
-			VAL("--track");
+			break;
+		case O_TRACK:
 			if (o.ntracks == MAX_REPEAT) {
 				ret = cmd_usage_error("plot", "too many --track");
 				goto out;
 			}
 			tracks[o.ntracks++] = v;
-		} else if (is_opt(arg, "--of", NULL)) {
-			VAL("--of");
+			break;
+		case O_OF:
 			of_given = 1;
 			if (!strcmp(v, "slices"))
 				o.durations = TRAX_DUR_SLICES;
@@ -224,23 +210,22 @@ int cmd_plot(int argc, char **argv)
 						      "runnable", v);
 				goto out;
 			}
-		} else if (is_opt(arg, "--sql", NULL)) {
-			VAL("--sql");
+			break;
+		case O_SQL:
 			o.sql = v;
 			o.durations = TRAX_DUR_SQL;
-		} else if (is_opt(arg, "--bins", NULL)) {
-			char *end;
-
-			VAL("--bins");
+			break;
+		case O_BINS:
 			o.bins = (int)strtol(v, &end, 10);
-			if (*end || o.bins < 1 || o.bins > 1000) {
+			if (end == v || *end || o.bins < 1 || o.bins > 1000) {
 				ret = cmd_usage_error("plot", "--bins '%s': want 1 to 1000", v);
 				goto out;
 			}
-		} else if (is_opt(arg, "--group", NULL)) {
-			char *eq;
-
-			VAL("--group");
+			break;
+		case O_LOG:
+			o.logx = 1;
+			break;
+		case O_GROUP:
 			if (ngroups == MAX_REPEAT) {
 				ret = cmd_usage_error("plot", "too many --group");
 				goto out;
@@ -255,14 +240,26 @@ int cmd_plot(int argc, char **argv)
 			groups[ngroups].name = gbuf[ngroups];
 			groups[ngroups].cpus = eq + 1;
 			ngroups++;
-		} else if (is_opt(arg, "--title", NULL)) {
-			VAL("--title");
+			break;
+		case O_NOMARK:
+			o.markers = 0;
+			break;
+		case O_TITLE:
 			o.title = v;
-		} else {
-			ret = cmd_usage_error("plot", "unknown option '%s'", arg);
+			break;
+		case 'h':
+			ret = EXIT_OK;
+			goto out;
+		default:
 			goto out;
 		}
-#undef VAL
+	}
+	for (int i = optind; i < argc; i++) {
+		if (npos == 2) {
+			ret = cmd_usage_error("plot", "unexpected argument '%s'", argv[i]);
+			goto out;
+		}
+		pos[npos++] = argv[i];
 	}
 	o.ngroups = ngroups;
 	if (npos < 2) {
@@ -284,6 +281,16 @@ int cmd_plot(int argc, char **argv)
 	}
 	if ((of_given || o.sql) && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
 		ret = cmd_usage_error("plot", "--of and --sql apply to histogram and cdf");
+		goto out;
+	}
+	if (o.sql && (o.task || o.cpus)) {
+		ret = cmd_usage_error("plot", "--task and --cpus do not apply to --sql: filter in "
+				      "the query");
+		goto out;
+	}
+	if (o.task && o.kind == TRAX_PLOT_COUNTERS) {
+		ret = cmd_usage_error("plot", "--task applies to timeline, residency, histogram "
+				      "and cdf");
 		goto out;
 	}
 	if (o.logx && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {

@@ -131,7 +131,7 @@ int cmd_query(int argc, char **argv)
 	if (cmd_wants_help(argc, argv, cmd_query_usage))
 		return EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:e:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt("query", argc, argv, "f:e:h", opts)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "table"))
@@ -144,8 +144,10 @@ int cmd_query(int argc, char **argv)
 				return cmd_usage_error("query", "unknown format '%s'", optarg);
 			break;
 		case 'e': events = optarg; break;
+		case 'h':
+			return EXIT_OK;
 		default:
-			return cmd_usage_error("query", "unknown option");
+			return EXIT_INPUT;
 		}
 	}
 	if (argc - optind != 2)

@@ -49,13 +49,15 @@ int cmd_report(int argc, char **argv)
 	if (cmd_wants_help(argc, argv, cmd_report_usage))
 		return EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:r:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt("report", argc, argv, "o:r:h", opts)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': rules = optarg; break;
 		case 'T': ro.title = optarg; break;
+		case 'h':
+			return EXIT_OK;
 		default:
-			return cmd_usage_error("report", "unknown option");
+			return EXIT_INPUT;
 		}
 	}
 	if (argc - optind != 1)

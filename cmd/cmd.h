@@ -2,6 +2,7 @@
 #ifndef TRAX_CMD_H
 #define TRAX_CMD_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "util/error.h"
@@ -56,5 +57,17 @@ int cmd_fail(const char *cmd, const struct trax_error *err);
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* If argv[1] is --help or -h, print the usage to stdout and return 1. */
 int cmd_wants_help(int argc, char **argv, const char *usage);
+
+/*
+ * getopt_long() for the subcommand cmd, with one error policy for every command. A bad option
+ * (unknown, an ambiguous abbreviation, a value given to an option that takes none, a missing
+ * value) prints one line naming it, with the nearest known option when one is a likely typo
+ * ("unknown option '--windo'; did you mean '--window'?"), and returns '?': the caller returns
+ * EXIT_INPUT. -h, --help (or an abbreviation) prints the command's usage from trax_cmds[] to
+ * stdout and returns 'h': the caller returns EXIT_OK. Otherwise as getopt_long(): optstring may
+ * start with '+' or '-'; getopt itself never prints. Set optind = 1 before the first call.
+ */
+int cmd_getopt(const char *cmd, int argc, char **argv, const char *optstring,
+	       const struct option *opts);
 
 #endif

@@ -728,6 +728,30 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 	} else {
 		memset(c.cpu_on, 1, c.ncpus);
 	}
+	/* Nothing to draw, the same for every kind: a window that misses the trace, a --task
+	 * that selects no thread of it. */
+	if (c.t1 <= c.trace_start || c.t0 >= c.trace_end) {
+		ret = trax_error_set(err, TRAX_E_EVAL, "%s: the window (%.6f .. %.6f s from the "
+				     "trace start; %.6f .. %.6f s absolute) does not overlap the "
+				     "trace (0 .. %.6f s)", c.trace_name,
+				     (c.t0 - c.trace_start) / 1e9, (c.t1 - c.trace_start) / 1e9,
+				     c.t0 / 1e9, c.t1 / 1e9, (c.trace_end - c.trace_start) / 1e9);
+		goto out;
+	}
+	if (o->task && *o->task) {
+		int any = 0;
+
+		ret = ch_threads_load(&c);
+		if (ret)
+			goto out;
+		for (int u = 0; u < c.th.nutid && !any; u++)
+			any = c.th.match[u];
+		if (!any) {
+			ret = trax_error_set(err, TRAX_E_EVAL, "%s: --task '%s' matches no task of "
+					     "the trace", c.trace_name, o->task);
+			goto out;
+		}
+	}
 	if (info) {
 		info->start = c.t0;
 		info->end = c.t1;

@@ -9,9 +9,10 @@ set_name=${1:-build}
 build=(gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
 	libcairo2-dev libjansson-dev libssl-dev fonts-dejavu-core libfontconfig-dev zlib1g-dev)
 # Tests: cmocka, the reference tools trax is compared with, workloads, validators, and the
-# kernel's kselftest runner (linux-source: runner.sh, lib.mk; lib.mk installs with rsync).
+# kernel's kselftest runner (linux-source: runner.sh, lib.mk; lib.mk installs with rsync), and
+# man-db with groff-base to render the man pages (tests/integration/man-pages.sh, help-man.sh).
 check=("${build[@]}" libcmocka-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
-	poppler-utils perl zstd chromium linux-source-6.1 rsync)
+	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base)
 bench=("${check[@]}")
 
 case "$set_name" in

@@ -104,6 +104,43 @@ else
 	skip "charts of tests/fixtures/demo.dat" "not recorded yet"
 fi
 
+# Nothing to draw is the same for every kind: a window that misses the trace, a --task that
+# matches no thread. The trace's first and last records come from trace-cmd report; the demo
+# workload runs about 2 s (tests/fixtures/record.sh), so 1000 s after its start is past it;
+# no pid reaches 4194304 (the kernel's PID_MAX_LIMIT).
+if [ -f "$demo" ] && have trace-cmd; then
+	span=$(tc_report "$demo" | awk 'match($0, /\] +[0-9]+\.[0-9]+:/) {
+		t = substr($0, RSTART, RLENGTH); gsub(/[] :]/, "", t)
+		if (first == "") first = t; last = t }
+		END { print first, last }')
+	set -- $span
+	first=$1 last=$2
+	before_a=$(awk -v t="$first" 'BEGIN { printf "%.6f", t - 2 }')
+	before_b=$(awk -v t="$first" 'BEGIN { printf "%.6f", t - 1 }')
+	after_a=$(awk -v t="$last" 'BEGIN { printf "%.6f", t + 1 }')
+	after_b=$(awk -v t="$last" 'BEGIN { printf "%.6f", t + 2 }')
+	part_a=$(awk -v t="$last" 'BEGIN { printf "%.6f", t - 0.5 }')
+	for kind in timeline counters residency histogram cdf; do
+		chart "$demo" "demo window after the trace:" "$kind" svg none --window 1000 1001
+		chart "$demo" "demo abs window before the trace:" "$kind" svg none \
+			--abs-window "$before_a" "$before_b"
+		chart "$demo" "demo abs window after the trace:" "$kind" svg none \
+			--abs-window "$after_a" "$after_b"
+		chart "$demo" "demo window over the trace's end:" "$kind" svg ok \
+			--abs-window "$part_a" "$after_b"
+	done
+	for kind in timeline residency histogram cdf; do
+		chart "$demo" "demo --task no-such-comm:" "$kind" svg none --task no-such-comm
+		chart "$demo" "demo --task 4194304:" "$kind" svg none --task 4194304
+	done
+	fails_with "demo counters --task: not a counters option" 2 \
+		"$TRAX" plot counters "$demo" -o "$TMP/x.svg" --task small
+	fails_with "demo histogram --sql --task: the query filters" 2 \
+		"$TRAX" plot histogram "$demo" -o "$TMP/x.svg" --task small --sql "SELECT 1"
+else
+	skip "nothing to draw, the same for every kind" "tests/fixtures/demo.dat or trace-cmd absent"
+fi
+
 # Usage errors: status 2, nothing written.
 src=$demo
 [ -f "$src" ] || src=$bart
