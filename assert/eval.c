@@ -350,7 +350,8 @@ static void note_bounded(sqlite3 *db, struct trax_result *res, const struct trax
 
 	if (!metric_is_sched(r->metric))
 		return;
-	strbuf_adds(&sql, "SELECT count(*), min(cpu), sum(min(ts + dur, ?3) - max(ts, ?2)) FROM "
+	strbuf_adds(&sql, "SELECT count(*), group_concat(DISTINCT cpu), count(DISTINCT cpu), "
+		    "sum(min(ts + dur, ?3) - max(ts, ?2)) FROM "
 		    "sched_slice WHERE clipped & 8 AND buffer = ?1 AND ts < ?3 AND ts + dur > ?2");
 	if (utids) {
 		strbuf_adds(&sql, " AND utid IN (");
@@ -368,9 +369,11 @@ static void note_bounded(sqlite3 *db, struct trax_result *res, const struct trax
 			int k = sqlite3_column_int(st, 0);
 
 			strbuf_addf(&sb, "rests on %d slice%s (%.6f s) whose switch-in was not "
-				    "recorded (first on CPU %d): bounded from wakeups, migrations and "
+				    "recorded (on CPU%s %s): bounded from wakeups, migrations and "
 				    "the previous switch (see trax info)", k, k == 1 ? "" : "s",
-				    sqlite3_column_int64(st, 2) / 1e9, sqlite3_column_int(st, 1));
+				    sqlite3_column_int64(st, 3) / 1e9,
+				    sqlite3_column_int(st, 2) == 1 ? "" : "s",
+				    (const char *)sqlite3_column_text(st, 1));
 			free(res->note);
 			res->note = strbuf_detach(&sb);
 		}

@@ -86,7 +86,7 @@ cat >"$TMP/r.json" <<'EOF'
   {"id": "a-runtime", "metric": "runtime", "task": "a", "expect": "== 1 ms"}
 ]}
 EOF
-note="rests on 1 slice (0.002000 s) whose switch-in was not recorded (first on CPU 1): bounded from wakeups, migrations and the previous switch (see trax info)"
+note="rests on 1 slice (0.002000 s) whose switch-in was not recorded (on CPU 1): bounded from wakeups, migrations and the previous switch (see trax info)"
 "$TRAX" check "$TMP/r.json" "$db" --format tap >"$TMP/r.tap"
 is "$?" 0 "both rules pass (b ran 2 ms, a 1 ms)"
 grep -qxF "# b-runtime: note: $note" "$TMP/r.tap"
