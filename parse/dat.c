@@ -608,35 +608,60 @@ static void unmute_stderr(int saved)
 /*
  * libtracecmd 1.3 faults on some corrupt headers: when tracecmd_buffer_instance_handle()
  * cannot read an instance's headers, its error path closes a half-made handle (a bad
- * header_page format or a damaged compressed section is enough). A child opens the file
- * first, as dat_read() does, while this process opens it too (the two run on two cores);
+ * header_page format or a damaged compressed section is enough). A child process opens the
+ * file first, as dat_read() does, while this process opens it too (the two run on two cores);
  * dat_read() waits for the child before it asks for instance handles. A child that dies
- * means a corrupt file, reported as one line and exit 2 instead of a crash. The child's
- * stderr (libtracecmd's own messages) goes nowhere. Exit 3: libtracecmd refused the file,
- * which the open in this process reports.
+ * means a corrupt file, reported as one line and exit 2 instead of a crash. Exit 3:
+ * libtracecmd refused the file, which the open in this process reports.
+ *
+ * The child execs this same program at once (argv[0] PROBE_ARGV0) and the probe runs from a
+ * constructor, before main: a fork of a process whose other threads (the database writer, a
+ * cache's prefetch) may hold a lock, the allocator's say, must not run anything but execve.
+ * Its stderr (libtracecmd's own messages) goes nowhere. Exit 4: it could not exec, and the
+ * open in this process is the only check.
  */
+#define PROBE_ARGV0 "trax-dat-probe"
+#define PROBE_TIMEOUT_MS 120000
+
+static void probe_run(const char *path)
+{
+	struct tracecmd_input *h;
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (null >= 0)
+		dup2(null, STDERR_FILENO);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h)
+		_exit(3);
+	for (int i = 0, n = tracecmd_buffer_instances(h); i < n; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+		if (b)
+			tracecmd_close(b);
+	}
+	tracecmd_close(h);
+	_exit(0);
+}
+
+/* glibc passes main's arguments to constructors. */
+__attribute__((constructor)) static void probe_main(int argc, char **argv, char **envp)
+{
+	(void)envp;
+	if (argc == 2 && argv && argv[0] && !strcmp(argv[0], PROBE_ARGV0))
+		probe_run(argv[1]);
+}
+
 static pid_t probe_start(const char *path)
 {
+	char *args[] = { PROBE_ARGV0, (char *)path, NULL };
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		struct tracecmd_input *h;
-
-		mute_stderr();
-		tracecmd_set_loglevel(TEP_LOG_NONE);
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!h)
-			_exit(3);
-		for (int i = 0, n = tracecmd_buffer_instances(h); i < n; i++) {
-			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
-
-			if (b)
-				tracecmd_close(b);
-		}
-		tracecmd_close(h);
-		_exit(0);
+		execv("/proc/self/exe", args);
+		_exit(4);
 	}
 	return pid;		/* -1: cannot probe, the open in this process is the check */
 }
@@ -688,9 +713,27 @@ static int probe_finish(pid_t pid, const char *path, struct trax_error *err)
 
 	if (pid < 0)
 		return 0;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+	/* bounded: a probe that never ends is a file libtracecmd cannot finish reading */
+	for (int waited = 0;; waited++) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
 			return 0;
+		if (waited >= PROBE_TIMEOUT_MS / 5) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			return trax_error_set(err, TRAX_E_FORMAT,
+					      "%s: corrupt trace.dat (libtracecmd did not finish "
+					      "reading its headers in %d s)", path,
+					      PROBE_TIMEOUT_MS / 1000);
+		}
+		usleep(5000);
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 4)	/* could not exec: no probe */
+		return 0;
 	if (WIFSIGNALED(st))
 		return trax_error_set(err, TRAX_E_FORMAT,
 				      "%s: corrupt trace.dat (libtracecmd faults reading its "
