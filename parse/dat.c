@@ -63,6 +63,8 @@ struct dat {
 	struct strbuf *strs;			/* per-field scratch strings */
 	int nstrs;
 	int err;
+	unsigned long long last_off;		/* file offset of the last record read */
+	int last_cpu;				/* its CPU, -1 before the first */
 	struct ptrfmt ptr[8];			/* per (tep, pointer size) */
 	int nptr;
 };
@@ -457,6 +459,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (b == D->nhandles)
 		b = 0;
 	cpu = r->cpu;
+	D->last_off = r->offset;
+	D->last_cpu = cpu;
 	/* a buffer's own page size (sub-buffers) when libtraceevent knows it, else the file's */
 	if (record_outside_page(D->page_size > (unsigned int)tep_get_page_size(tep) ?
 				D->page_size : (unsigned int)tep_get_page_size(tep), r)) {
@@ -707,6 +711,43 @@ static struct tracecmd_input *guarded_open(const char *path)
 	return h;
 }
 
+/*
+ * The same guard around the iteration: libtraceevent's kbuffer trusts the page headers of
+ * the CPU data (a few bytes inserted into the file are enough to have it read outside its
+ * page). A fault ends the load with the file and where it was reading; what the library
+ * had allocated stays (the process is about to exit with the error).
+ */
+static int guarded_iterate(struct dat *D)
+{
+	struct sigaction sa, old_segv, old_bus;
+	volatile int ret = -1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_open_fault;
+	sigemptyset(&sa.sa_mask);
+	open_thread = pthread_self();
+	open_fault = 0;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	if (!sigsetjmp(open_jmp, 1))
+		ret = tracecmd_iterate_events_multi(D->handles, D->nhandles, on_record, D);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	if (open_fault) {
+		if (D->last_cpu < 0)
+			return trax_error_set(ld_error(D->L), TRAX_E_FORMAT,
+					      "%s: corrupt trace data: libtraceevent faults (%s) "
+					      "reading the first ring-buffer page", D->path,
+					      strsignal(open_fault));
+		return trax_error_set(ld_error(D->L), TRAX_E_FORMAT,
+				      "%s: corrupt trace data: libtraceevent faults (%s) reading "
+				      "the ring-buffer pages after byte %llu (CPU %d's last good "
+				      "record)", D->path, strsignal(open_fault), D->last_off,
+				      D->last_cpu);
+	}
+	return ret;
+}
+
 static int probe_finish(pid_t pid, const char *path, struct trax_error *err)
 {
 	int st;
@@ -864,8 +905,11 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	ld_set_state_decoder(L, state_decode, &D);
 	file_meta(&D, &hdr);
 
-	ret = tracecmd_iterate_events_multi(D.handles, D.nhandles, on_record, &D);
-	if (D.err)
+	D.last_cpu = -1;
+	ret = guarded_iterate(&D);
+	if (open_fault)
+		;	/* guarded_iterate() said where */
+	else if (D.err)
 		ret = D.err;
 	else if (ret < 0)
 		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace data", path);
@@ -886,10 +930,23 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	}
 	free(D.types);
 	free(D.ntypes);
-	for (int i = 1; i < nall; i++)
-		if (all[i])
-			tracecmd_close(all[i]);
-	tracecmd_close(D.top);
+	if (open_fault) {
+		/* the library's state is unknown after a fault: none of it is touched, and
+		 * it stays reachable (the process exits with the error) */
+		static struct tracecmd_input **volatile kept_all, **volatile kept_handles;
+
+		kept_all = all;
+		kept_handles = D.handles;
+		all = NULL;
+		D.handles = NULL;
+		(void)kept_all;
+		(void)kept_handles;
+	} else {
+		for (int i = 1; i < nall; i++)
+			if (all[i])
+				tracecmd_close(all[i]);
+		tracecmd_close(D.top);
+	}
 	for (int i = 0; i < D.nstrs; i++)
 		strbuf_release(&D.strs[i]);
 	free(D.strs);
