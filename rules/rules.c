@@ -266,7 +266,7 @@ static int parse_quantity(const char **pp, double *v, char *unit, size_t ulen)
 	return 0;
 }
 
-static int unit_lookup(const char *unit, enum trax_dim *dim, double *scale)
+int trax_unit_lookup(const char *unit, enum trax_dim *dim, double *scale)
 {
 	for (int i = 0; units[i].name; i++) {
 		if (!strcmp(units[i].name, unit)) {
@@ -382,7 +382,7 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 	} else {
 		enum trax_dim udim;
 
-		if (unit_lookup(unit, &udim, &t->scale) < 0)
+		if (trax_unit_lookup(unit, &udim, &t->scale) < 0)
 			return fail(c, "expect", "unknown unit \"%s\"", unit);
 		if (udim == TRAX_DIM_PERCENT && percent_ok)
 			t->dim = TRAX_DIM_PERCENT;
@@ -402,7 +402,7 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 		enum trax_dim d2;
 		double s2;
 
-		if (unit_lookup(unit2, &d2, &s2) < 0)
+		if (trax_unit_lookup(unit2, &d2, &s2) < 0)
 			return fail(c, "expect", "unknown unit \"%s\"", unit2);
 		if (d2 != t->dim)
 			return fail(c, "expect", "\"%s\" and \"%s\" measure different things in \"%s\"",
@@ -451,7 +451,7 @@ char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf
 		snprintf(buf, len, "undefined");
 		return buf;
 	}
-	if (unit && *unit && unit_lookup(unit, &ud, &scale) == 0 && ud == dim) {
+	if (unit && *unit && trax_unit_lookup(unit, &ud, &scale) == 0 && ud == dim) {
 		snprintf(buf, len, "%.6g %s", v / scale, unit);
 		return buf;
 	}
@@ -725,11 +725,19 @@ static enum trax_dim track_dim(const struct trax_rule *r)
 	return TRAX_DIM_COUNT;
 }
 
-/* A level for time_above/below, or a thermal range bound: number (base unit) or "75 C". */
-static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim dim, double *out)
+/*
+ * A level for time_above/below, or a thermal range bound: a quantity with a unit ("75 C",
+ * "800 MHz"), stored in the base unit of dim, or a bare number ("800000", 800000), which is a
+ * value as the track stores it (kHz for cpu_frequency, mC for temperatures: what `trace-cmd
+ * report` prints) and is converted with each track's unit when the rule is evaluated (*bare).
+ */
+static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim dim, double *out,
+		       int *bare)
 {
+	*bare = 0;
 	if (json_is_number(v)) {
 		*out = json_number_value(v);
+		*bare = 1;
 		return 0;
 	}
 	if (json_is_string(v)) {
@@ -742,9 +750,10 @@ static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim 
 			return fail(c, key, "expected a number with an optional unit");
 		if (!unit[0]) {
 			*out = x;
+			*bare = 1;
 			return 0;
 		}
-		if (unit_lookup(unit, &ud, &scale) < 0)
+		if (trax_unit_lookup(unit, &ud, &scale) < 0)
 			return fail(c, key, "unknown unit \"%s\"", unit);
 		if (dim != TRAX_DIM_COUNT && ud != dim)
 			return fail(c, key, "unit \"%s\" does not fit: expected %s", unit,
@@ -802,7 +811,7 @@ static int parse_tolerance(struct ctx *c, const char *key, json_t *v, enum trax_
 		t->amount = x;
 		return 0;
 	}
-	if (unit_lookup(unit, &ud, &scale) < 0)
+	if (trax_unit_lookup(unit, &ud, &scale) < 0)
 		return fail(c, key, "unknown unit \"%s\"", unit);
 	if (ud != dim)
 		return fail(c, key, "unit \"%s\" does not fit: the value is %s", unit,
@@ -1081,10 +1090,12 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 
 			snprintf(key, sizeof(key), "range[%d]", i);
 			if ((ret = parse_level(c, key, json_array_get(v, i), TRAX_DIM_TEMP,
-					       &r->range[i])))
+					       &r->range[i], &r->range_bare[i])))
 				return ret;
 		}
-		if (r->range[0] > r->range[1])
+		/* bounds of the same kind compare here; a bare one and one with a unit only once
+		 * the track's unit is known */
+		if (r->range_bare[0] == r->range_bare[1] && r->range[0] > r->range[1])
 			return fail(c, "range", "low is above high");
 	}
 	if (r->metric == TRAX_METRIC_COUNTER) {
@@ -1097,7 +1108,7 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 				!strcmp(r->track, "thermal_temperature") ? TRAX_DIM_TEMP :
 				TRAX_DIM_COUNT;
 
-			if ((ret = parse_level(c, "level", v, d, &r->level)))
+			if ((ret = parse_level(c, "level", v, d, &r->level, &r->level_bare)))
 				return ret;
 		}
 	}
@@ -1186,14 +1197,17 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 	v = json_object_get(o, "expect");
 	if (!v)
 		return fail(c, "expect", "missing");
-	if (json_is_number(v)) {
+	if (json_is_number(v) || json_is_string(v)) {
+		/* a number N is "== N": a count, or 0 of anything; any other value needs a unit */
 		char buf[64];
-
-		snprintf(buf, sizeof(buf), "== %.17g", json_number_value(v));
-		ret = parse_expect(c, buf, TRAX_DIM_COUNT, 0, &r->expect);
-	} else if (json_is_string(v)) {
+		const char *text = buf;
 		enum trax_dim d = sp->dim;
 		int pct = sp->percent_ok;
+
+		if (json_is_number(v))
+			snprintf(buf, sizeof(buf), "%.17g", json_number_value(v));
+		else
+			text = json_string_value(v);
 
 		if (r->metric == TRAX_METRIC_COUNTER)
 			d = track_dim(r);
@@ -1202,12 +1216,12 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 		if (r->metric == TRAX_METRIC_COUNTER &&
 		    r->stat != TRAX_STAT_TIME_ABOVE && r->stat != TRAX_STAT_TIME_BELOW)
 			pct = 0;
-		ret = parse_expect(c, json_string_value(v), d, pct, &r->expect);
+		ret = parse_expect(c, text, d, pct, &r->expect);
 		/* a counter of an unknown track takes the expectation's own dimension */
 		if (ret && r->metric == TRAX_METRIC_COUNTER && d == TRAX_DIM_COUNT) {
 			trax_error_clear(c->err);
 			free(r->expect.text);
-			ret = parse_expect(c, json_string_value(v), TRAX_DIM_COUNT, 1, &r->expect);
+			ret = parse_expect(c, text, TRAX_DIM_COUNT, 1, &r->expect);
 		}
 	} else {
 		return fail(c, "expect", "expected a string such as \">= 75 %%\"");

@@ -151,10 +151,15 @@ struct trax_rule {
 	enum trax_aggregate aggregate;
 	enum trax_stat stat;
 	double pct;			/* TRAX_STAT_PCT: 0..100 */
-	double level;			/* TIME_ABOVE / TIME_BELOW threshold, in base units */
+	double level;			/* TIME_ABOVE / TIME_BELOW threshold: in base units, or
+					 * in the track's own unit when level_bare */
+	int level_bare;			/* level was a bare number: in the unit the track stores
+					 * (kHz for cpu_frequency), converted per track */
 	int stat_percent;		/* time_above/below and residencies as a percentage */
 	char *zone;			/* thermal_residency, counter */
-	double range[2];		/* thermal_residency [lo, hi] in mC */
+	double range[2];		/* thermal_residency [lo, hi]: in mC, or in the track's
+					 * own unit where range_bare */
+	int range_bare[2];		/* that bound was a bare number */
 	char *track;			/* counter: track name */
 	int track_cpu;			/* counter: -1 any */
 	int *from_cpus, *to_cpus;	/* switch */
@@ -200,6 +205,12 @@ enum trax_dim trax_rule_value_dim(const struct trax_rule *r);
 
 /* Parse a decimal seconds string ("106439.678991") into ns exactly; 0 or -1. */
 int trax_parse_seconds(const char *s, int64_t *ns);
+
+/*
+ * A unit's dimension and size in its dimension's base unit ("kHz": TRAX_DIM_FREQ, 1000).
+ * Returns 0, or -1 for a name that is not a unit.
+ */
+int trax_unit_lookup(const char *unit, enum trax_dim *dim, double *scale);
 
 /* Format a base-unit value in the threshold's unit ("0.125 ms"); returns buf. */
 char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf, size_t len);

@@ -112,6 +112,29 @@ static void test_thresholds(void **state)
 	trax_rules_free(rs);
 }
 
+/* A bare level is in the track's own unit (converted at evaluation); one with a unit is not. */
+static void test_levels(void **state)
+{
+	struct trax_rules *rs = parse_ok(
+		"{\"rules\": ["
+		"{\"id\": \"a\", \"metric\": \"counter\", \"track\": \"cpu_frequency\", "
+		"\"stat\": \"time_above\", \"level\": 800000, \"expect\": \"> 1 %\"},"
+		"{\"id\": \"b\", \"metric\": \"counter\", \"track\": \"cpu_frequency\", "
+		"\"stat\": \"time_above\", \"level\": \"800 MHz\", \"expect\": \"> 1 %\"},"
+		"{\"id\": \"c\", \"metric\": \"thermal_residency\", \"zone\": \"z\", "
+		"\"range\": [0, \"75 C\"], \"expect\": \"> 1 %\"},"
+		"{\"id\": \"d\", \"metric\": \"activations\", \"task\": \"x\", \"expect\": 3}]}");
+
+	assert_true(rs->rules[0].level == 800000 && rs->rules[0].level_bare);
+	assert_true(rs->rules[1].level == 800e6 && !rs->rules[1].level_bare);
+	assert_true(rs->rules[2].range[0] == 0 && rs->rules[2].range_bare[0]);
+	assert_true(rs->rules[2].range[1] == 75000 && !rs->rules[2].range_bare[1]);
+	/* a JSON number is "== N": a count */
+	assert_int_equal(rs->rules[3].expect.op, TRAX_OP_EQ);
+	assert_true(rs->rules[3].expect.a == 3);
+	trax_rules_free(rs);
+}
+
 static void test_in_group(void **state)
 {
 	struct trax_rules *rs = parse_ok(
@@ -162,6 +185,15 @@ static void test_errors(void **state)
 		  "\"> 1 parsecs\"}]}", "rules[0] (id \"a\").expect: unknown unit \"parsecs\"");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"runtime\", \"task\": \"x\", \"expect\": "
 		  "\"> 1\"}]}", "rules[0] (id \"a\").expect: \"> 1\" needs a unit");
+	/* a JSON number is not a time: it needs a unit like any other threshold */
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"runtime\", \"task\": \"x\", \"expect\": "
+		  "5}]}", "rules[0] (id \"a\").expect: \"5\" needs a unit: the value is a time");
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"counter\", \"track\": "
+		  "\"cpu_frequency\", \"stat\": \"max\", \"expect\": 800000}]}",
+		  "\"800000\" needs a unit: the value is a frequency (Hz, kHz, MHz, GHz)");
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"counter\", \"track\": "
+		  "\"cpu_frequency\", \"stat\": \"time_above\", \"level\": \"1 C\", \"expect\": "
+		  "\"> 1 %\"}]}", ".level: unit \"C\" does not fit: expected a frequency");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"duty_cycle\", \"task\": \"x\", "
 		  "\"expect\": \"> 1 ms\"}]}", "unit \"ms\" does not fit");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"thermal_residency\", \"zone\": \"z\", "
@@ -194,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_in_group),
 		cmocka_unit_test(test_windows_and_selectors),
 		cmocka_unit_test(test_errors),
