@@ -192,6 +192,34 @@ int trax_window_resolve(sqlite3 *db, const struct trax_window *w, const struct t
 		break;
 	}
 	}
+	/*
+	 * A window that does not meet the trace (a missing bound is the trace's): say on which
+	 * side, as the rule gave it, and what small absolute times were probably meant to be.
+	 */
+	if ((e <= ti->start && (s < e || !w->has_start)) ||
+	    (s >= ti->end && (s < e || !w->has_end))) {
+		int rel = w->kind == TRAX_WIN_RELATIVE, before = e <= ti->start;
+		int64_t base = rel ? ti->start : 0, len = ti->end - ti->start;
+		char lo[32], hi[32];
+
+		if (w->has_start)
+			snprintf(lo, sizeof(lo), "%.6f", (s - base) / 1e9);
+		else
+			snprintf(lo, sizeof(lo), "trace start");
+		if (w->has_end)
+			snprintf(hi, sizeof(hi), "%.6f", (e - base) / 1e9);
+		else
+			snprintf(hi, sizeof(hi), "trace end");
+		set_reason(reason, rlen, "empty window [%s, %s] s%s: it lies %s the trace "
+			   "(%.6f .. %.6f s)%s", lo, hi, rel ? " after the trace start" : "",
+			   before ? "before" : "after", ti->start / 1e9, ti->end / 1e9,
+			   /* absolute times that would fit as times from the start */
+			   w->kind == TRAX_WIN_ABSOLUTE && before && e > 0 &&
+			   (!w->has_start || s < len) ?
+			   "; for seconds from the trace start, add \"relative\": true" : "");
+		out->start = out->end = before ? ti->start : ti->end;
+		return 1;
+	}
 	/* A window reaches no further than the trace. */
 	if (s < ti->start)
 		s = ti->start;

@@ -51,6 +51,10 @@ if need_shared "$bart" "check on bart/raw_trace.dat"; then
     "window": { "start": "106439.679000", "end": "106439.679000" }, "expect": ">= 0 ms" },
   { "id": "outside", "metric": "runtime", "task": "ls",
     "window": { "start": "200000", "end": "200001" }, "expect": ">= 0 ms" },
+  { "id": "tiny-absolute", "metric": "runtime", "task": "ls",
+    "window": { "start": 0.001, "end": 0.002 }, "expect": ">= 0 ms" },
+  { "id": "tiny-relative", "metric": "runtime", "task": "ls",
+    "window": { "start": 0.001, "end": 0.002, "relative": true }, "expect": ">= 1 s" },
   { "id": "never-ran", "metric": "residency", "task": { "pid": 4731 }, "cpus": [1],
     "expect": ">= 0 %" },
   { "id": "one-activation", "metric": "period", "task": { "pid": 18 }, "expect": "> 0 ms" },
@@ -64,8 +68,18 @@ JSON
 	is "$(verdict typo)" "fail: no task matches lss in this trace" "a mistyped task name FAILS, saying no task matches"
 	case "$(verdict empty-window)" in "fail: empty window"*) _result 0 "an empty window FAILS" ;;
 	*) _result 1 "an empty window FAILS" "$(verdict empty-window)" ;; esac
-	case "$(verdict outside)" in "fail: empty window"*) _result 0 "a window outside the trace FAILS" ;;
-	*) _result 1 "a window outside the trace FAILS" "$(verdict outside)" ;; esac
+	case "$(verdict outside)" in "fail: empty window [200000.000000, 200001.000000] s: it lies after the trace (106439.675571 .. "*" s)") _result 0 "a window after the trace FAILS, saying so" ;;
+	*) _result 1 "a window after the trace FAILS, saying so" "$(verdict outside)" ;; esac
+	# Small absolute times lie before the trace (it starts at 106439.675571, the first record
+	# of `trace-cmd report`): say so, and that "relative": true reads them from the start.
+	case "$(verdict tiny-absolute)" in
+	'fail: empty window [0.001000, 0.002000] s: it lies before the trace (106439.675571 .. '*' s); for seconds from the trace start, add "relative": true')
+		_result 0 "a window before the trace FAILS, suggesting \"relative\": true" ;;
+	*) _result 1 "a window before the trace FAILS, suggesting \"relative\": true" "$(verdict tiny-absolute)" ;; esac
+	# With "relative": true the same numbers are a window inside the trace: evaluated (ls ran
+	# well under 1 s in it), no word about the window.
+	case "$(verdict tiny-relative)" in "fail: measured "*) _result 0 "the same window, relative, is inside the trace" ;;
+	*) _result 1 "the same window, relative, is inside the trace" "$(verdict tiny-relative)" ;; esac
 	case "$(verdict never-ran)" in "fail: no runtime in the window"*) _result 0 "a task that never ran FAILS a residency %" ;;
 	*) _result 1 "a task that never ran FAILS a residency %" "$(verdict never-ran)" ;; esac
 	case "$(verdict one-activation)" in "fail: 1 activation"*) _result 0 "a period with one activation FAILS" ;;
