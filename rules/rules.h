@@ -190,14 +190,20 @@ struct trax_rules {
 
 /*
  * Load and validate a rule file. On success *out holds the rules (caller frees with
- * trax_rules_free()). On error returns a negative code and err holds one line:
- * "r.json:12:7: syntax error: ..." for JSON syntax, or
- * "r.json: rules[3] (id \"temp\").expect: unknown unit \"mss\"" for semantic errors.
+ * trax_rules_free()). On error *out is NULL and a negative code is returned; every problem of
+ * the file is found, not only the first, one line each:
+ * "r.json:12:7: syntax error: ..." for JSON syntax (the only one then), or
+ * "r.json: rules[3] (id \"temp\").expect: unknown unit \"mss\" (did you mean \"ms\"?)".
+ * problems (may be NULL) gets every line appended (the caller releases it with
+ * trax_error_list_release()); err the first one, with "(and N more problems)".
  */
-int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error *err);
+int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error_list *problems,
+		    struct trax_error *err);
 /* The same from a string (path is only used in messages). */
 int trax_rules_parse(const char *text, const char *path, struct trax_rules **out,
-		     struct trax_error *err);
+		     struct trax_error_list *problems, struct trax_error *err);
+/* Whether the file at path reads as a rule file (a JSON object with a "rules" list). */
+int trax_rules_sniff(const char *path);
 void trax_rules_free(struct trax_rules *rs);
 
 /* The dimension a metric's value has for this rule (residency: time or percent, ...). */

@@ -15,7 +15,7 @@ static struct trax_rules *parse_ok(const char *json)
 	struct trax_rules *rs = NULL;
 	struct trax_error err = { 0 };
 
-	if (trax_rules_parse(json, "t.json", &rs, &err))
+	if (trax_rules_parse(json, "t.json", &rs, NULL, &err))
 		fail_msg("unexpected error: %s", err.msg);
 	return rs;
 }
@@ -25,7 +25,7 @@ static void parse_err(const char *json, const char *want)
 	struct trax_rules *rs = NULL;
 	struct trax_error err = { 0 };
 
-	assert_int_equal(trax_rules_parse(json, "t.json", &rs, &err), -TRAX_E_RULES);
+	assert_int_equal(trax_rules_parse(json, "t.json", &rs, NULL, &err), -TRAX_E_RULES);
 	assert_null(rs);
 	if (!strstr(err.msg, want))
 		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
@@ -208,6 +208,56 @@ static void test_errors(void **state)
 		  "{\"start\": \"5\", \"end\": \"4\"}, \"expect\": \"> 1 ms\"}]}", "end is before start");
 }
 
+/* Every problem of a file, one line each; err holds the first and says how many more. */
+static void test_every_problem(void **state)
+{
+	struct trax_error_list problems = { 0 };
+	struct trax_rules *rs = NULL;
+	struct trax_error err = { 0 };
+
+	assert_int_equal(trax_rules_parse(
+		"{\"rules\": ["
+		"{\"id\": \"a\", \"metric\": \"runtme\", \"task\": \"x\", \"expect\": \"> 1 ms\"},"
+		"{\"id\": \"b\", \"metric\": \"runtime\", \"task\": \"x\", \"expect\": \"> 1 ms\"},"
+		"{\"id\": \"c\", \"metric\": \"runtime\", \"tsk\": \"x\", \"expect\": \"> 1 parsecs\"}"
+		"]}", "t.json", &rs, &problems, &err), -TRAX_E_RULES);
+	assert_null(rs);
+	/* the misspelt "tsk" is not said to be a missing "task" as well */
+	assert_int_equal(problems.n, 3);
+	assert_string_equal(problems.msg[0], "t.json: rules[0] (id \"a\").metric: unknown metric "
+			    "\"runtme\" (did you mean \"runtime\"?)");
+	assert_string_equal(problems.msg[1], "t.json: rules[2] (id \"c\").tsk: unknown key "
+			    "(did you mean \"task\"?)");
+	assert_string_equal(problems.msg[2], "t.json: rules[2] (id \"c\").expect: unknown unit "
+			    "\"parsecs\"");
+	assert_non_null(strstr(err.msg, "unknown metric \"runtme\""));
+	assert_non_null(strstr(err.msg, "(and 2 more problems)"));
+	trax_error_list_release(&problems);
+
+	/* a syntax error is all there is to say */
+	assert_int_equal(trax_rules_parse("{\"rules\": [,]}", "t.json", &rs, &problems, &err),
+			 -TRAX_E_RULES);
+	assert_int_equal(problems.n, 1);
+	assert_non_null(strstr(problems.msg[0], "t.json:1:"));
+	trax_error_list_release(&problems);
+
+	/*
+	 * an event trax knows is taken as it is; one edit away from one is not; real events two
+	 * edits or more from a known one are (clk:clk_enable, rpm:rpm_idle, sched:sched_process_hang
+	 * of Linux 6.x beside clock_enable, cpu_idle, sched_process_wait); SYSTEM:NAME always is
+	 */
+	assert_int_equal(trax_rules_parse(
+		"{\"rules\": [{\"id\": \"a\", \"metric\": \"sql\", \"requires\": [\"sched_waking\", "
+		"\"sched_wakeup\", \"sched_process_free\", \"my_vendor_event\", \"sched:sched_wakeupp\", "
+		"\"clk_enable\", \"rpm_idle\", \"sched_process_hang\"],"
+		" \"query\": \"SELECT 1\", \"expect\": \"== 1\"}]}", "t.json", &rs, &problems, &err), 0);
+	assert_int_equal(rs->rules[0].nrequires, 8);
+	trax_rules_free(rs);
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"sql\", \"requires\": \"cpu_frequncy\", "
+		  "\"query\": \"SELECT 1\", \"expect\": \"== 1\"}]}",
+		  "requires: unknown event \"cpu_frequncy\" (did you mean \"cpu_frequency\"?)");
+}
+
 static void test_format_value(void **state)
 {
 	char buf[64];
@@ -230,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_in_group),
 		cmocka_unit_test(test_windows_and_selectors),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_every_problem),
 		cmocka_unit_test(test_format_value),
 	};
 
