@@ -9,6 +9,7 @@
 #include "assert/assert-local.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 const char *trax_verdict_name(enum trax_verdict v)
 {
@@ -247,6 +248,37 @@ static void list_zones(sqlite3 *db, const char *name, struct strbuf *sb)
 	sqlite3_finalize(st);
 }
 
+/*
+ * Append " (did you mean NAME?)" when an event of the trace is near enough to name to be what a
+ * "requires" entry with a typo meant (util/suggest.h).
+ */
+static void add_event_hint(struct strbuf *sb, sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	char **names = NULL;
+	int n = 0, cap = 0;
+	const char *best;
+
+	if (strchr(name, ':') || sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM event_type "
+						    "ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		TRAX_GROW(names, n, cap, 32);
+		names[n] = strdup((const char *)sqlite3_column_text(st, 0));
+		if (!names[n++])
+			abort();
+	}
+	sqlite3_finalize(st);
+	best = trax_suggest(name, (const char *const *)names, n);
+	if (best)
+		strbuf_addf(sb, " (did you mean %s?)", best);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Events the rule needs, absent from the trace: returns a message, or NULL when all present. */
 static char *missing_events(sqlite3 *db, const struct trax_rule *r)
 {
@@ -282,9 +314,12 @@ static char *missing_events(sqlite3 *db, const struct trax_rule *r)
 				strbuf_addf(&sb, " (and no %s)", markers);
 		}
 	}
-	for (int i = 0; i < r->nrequires; i++)
-		if (!assert_event_present(db, r->requires[i]))
+	for (int i = 0; i < r->nrequires; i++) {
+		if (!assert_event_present(db, r->requires[i])) {
 			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", r->requires[i]);
+			add_event_hint(&sb, db, r->requires[i]);
+		}
+	}
 	if (!sb.len) {
 		strbuf_release(&sb);
 		return NULL;

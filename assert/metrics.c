@@ -192,6 +192,34 @@ int trax_window_resolve(sqlite3 *db, const struct trax_window *w, const struct t
 		break;
 	}
 	}
+	/*
+	 * A window that does not meet the trace (a missing bound is the trace's): say on which
+	 * side, as the rule gave it, and what small absolute times were probably meant to be.
+	 */
+	if ((e <= ti->start && (s < e || !w->has_start)) ||
+	    (s >= ti->end && (s < e || !w->has_end))) {
+		int rel = w->kind == TRAX_WIN_RELATIVE, before = e <= ti->start;
+		int64_t base = rel ? ti->start : 0, len = ti->end - ti->start;
+		char lo[32], hi[32];
+
+		if (w->has_start)
+			snprintf(lo, sizeof(lo), "%.6f", (s - base) / 1e9);
+		else
+			snprintf(lo, sizeof(lo), "trace start");
+		if (w->has_end)
+			snprintf(hi, sizeof(hi), "%.6f", (e - base) / 1e9);
+		else
+			snprintf(hi, sizeof(hi), "trace end");
+		set_reason(reason, rlen, "empty window [%s, %s] s%s: it lies %s the trace "
+			   "(%.6f .. %.6f s)%s", lo, hi, rel ? " after the trace start" : "",
+			   before ? "before" : "after", ti->start / 1e9, ti->end / 1e9,
+			   /* absolute times that would fit as times from the start */
+			   w->kind == TRAX_WIN_ABSOLUTE && before && e > 0 &&
+			   (!w->has_start || s < len) ?
+			   "; for seconds from the trace start, add \"relative\": true" : "");
+		out->start = out->end = before ? ti->start : ti->end;
+		return 1;
+	}
 	/* A window reaches no further than the trace. */
 	if (s < ti->start)
 		s = ti->start;
@@ -691,7 +719,12 @@ static int load_track(sqlite3 *db, int track_id, struct sample **out, int *n,
 	return 0;
 }
 
-/* Units of a track's values in the metric's base unit (cpu_frequency is kept in kHz). */
+/*
+ * The size of a track's unit (track.unit: "kHz" for cpu_frequency, "mC" for temperatures) in
+ * its dimension's base unit (Hz, mC), by the rule language's unit table; 1 for a track without
+ * a unit, or with one that table does not know. Samples are multiplied by it, and so are the
+ * levels a rule gave as bare numbers (they are in the track's own unit).
+ */
 static double track_scale(sqlite3 *db, int track_id)
 {
 	sqlite3_stmt *st = NULL;
@@ -701,12 +734,11 @@ static double track_scale(sqlite3 *db, int track_id)
 	    SQLITE_OK) {
 		sqlite3_bind_int(st, 1, track_id);
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
-			const char *u = (const char *)sqlite3_column_text(st, 0);
+			enum trax_dim dim;
 
-			if (!strcmp(u, "kHz"))
-				scale = 1e3;
-			else if (!strcmp(u, "MHz"))
-				scale = 1e6;
+			if (trax_unit_lookup((const char *)sqlite3_column_text(st, 0), &dim,
+					     &scale) < 0)
+				scale = 1;
 		}
 	}
 	sqlite3_finalize(st);
@@ -756,6 +788,7 @@ static int counter_metric(sqlite3 *db, const struct trax_rule *r, int track_id,
 	struct held *h = NULL;
 	int n, m, ret;
 	double scale = track_scale(db, track_id), covered = 0, acc = 0;
+	double level = r->level_bare ? r->level * scale : r->level;
 
 	ret = load_track(db, track_id, &s, &n, err);
 	if (ret)
@@ -819,7 +852,7 @@ static int counter_metric(sqlite3 *db, const struct trax_rule *r, int track_id,
 	case TRAX_STAT_TIME_ABOVE:
 	case TRAX_STAT_TIME_BELOW:
 		for (int i = 0; i < m; i++)
-			if (r->stat == TRAX_STAT_TIME_ABOVE ? h[i].v > r->level : h[i].v < r->level)
+			if (r->stat == TRAX_STAT_TIME_ABOVE ? h[i].v > level : h[i].v < level)
 				acc += h[i].dur;
 		val->v = r->stat_percent ? 100.0 * acc / covered : acc;
 		break;
@@ -840,16 +873,20 @@ static int thermal_metric(sqlite3 *db, const struct trax_rule *r, int track_id,
 {
 	struct sample *s = NULL;
 	struct held *h = NULL;
-	double covered = 0, in = 0;
+	double covered = 0, in = 0, scale = track_scale(db, track_id), lo, hi;
 	int n, m, ret;
 
 	ret = load_track(db, track_id, &s, &n, err);
 	if (ret)
 		return ret;
+	lo = r->range_bare[0] ? r->range[0] * scale : r->range[0];
+	hi = r->range_bare[1] ? r->range[1] * scale : r->range[1];
+	for (int i = 0; i < n; i++)
+		s[i].v *= scale;
 	m = held_intervals(s, n, w, ti->end, &h);
 	for (int i = 0; i < m; i++) {
 		covered += h[i].dur;
-		if (h[i].v >= r->range[0] && h[i].v <= r->range[1])
+		if (h[i].v >= lo && h[i].v <= hi)
 			in += h[i].dur;
 	}
 	if (!m) {

@@ -39,7 +39,7 @@ static void metric_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		strbuf_add(&sb, json, close - json);
 		strbuf_adds(&sb, ", \"expect\": \"!= 0\"}]}");
 	}
-	if (trax_rules_parse(sb.buf, "trax_metric", &rs, &err)) {
+	if (trax_rules_parse(sb.buf, "trax_metric", &rs, NULL, &err)) {
 		strbuf_release(&sb);
 		sqlite3_result_error(ctx, err.msg, -1);
 		return;

@@ -35,6 +35,28 @@ const char cmd_check_usage[] =
 	"regressed, 1 a rule failed or a result regressed from the baseline, 2 usage, input or\n"
 	"evaluation error, 4 every rule was skipped.\n";
 
+/*
+ * `trax check TRACE RULES.json`: when the first argument, which is not a rule file, is a trace
+ * and a later one is a rule file, say so (1) rather than why a trace is not a rule file.
+ */
+static int check_swapped(char **args, int n)
+{
+	struct trax_error err = { 0 };
+	enum trax_format fmt;
+
+	if (trax_detect_format(args[0], &fmt, &err) || fmt == TRAX_FMT_UNKNOWN)
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if (trax_rules_sniff(args[i])) {
+			cmd_usage_error("check", "%s is a trace and %s a rule file: arguments "
+					"swapped? usage: trax check RULES.json TRACE|DB...",
+					args[0], args[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -46,6 +68,7 @@ int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct trax_verdicts v = { 0 };
+	struct trax_error_list problems = { 0 };
 	struct trax_error err = { 0 };
 	struct trax_rules *rs = NULL;
 	enum trax_out_format fmt = isatty(1) ? TRAX_OUT_TEXT : TRAX_OUT_TAP;
@@ -84,8 +107,12 @@ int cmd_check(int argc, char **argv)
 	}
 	if (argc - optind < 2)
 		return cmd_usage_error("check", "expects RULES.json and at least one TRACE or DB");
-	if (trax_rules_load(argv[optind], &rs, &err))
-		return cmd_fail("check", &err);
+	if (trax_rules_load(argv[optind], &rs, &problems, &err)) {
+		ret = check_swapped(argv + optind, argc - optind) ? EXIT_INPUT :
+			cmd_fail_all("check", &problems, &err);
+		trax_error_list_release(&problems);
+		return ret;
+	}
 	if (base_path && trax_baseline_load(base_path, &base, &err)) {
 		cmd_fail("check", &err);
 		goto out;

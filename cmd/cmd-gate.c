@@ -72,6 +72,7 @@ int cmd_gate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct trax_error_list problems = { 0 };
 	struct trax_error err = { 0 };
 	struct trax_rules *rs = NULL;
 	struct trax_gate *g = NULL;
@@ -160,8 +161,8 @@ int cmd_gate(int argc, char **argv)
 		cmd_usage_error("gate", "expects runs after both --base and --new");
 		goto out;
 	}
-	if (trax_rules_load(rules, &rs, &err)) {
-		cmd_fail("gate", &err);
+	if (trax_rules_load(rules, &rs, &problems, &err)) {
+		cmd_fail_all("gate", &problems, &err);
 		goto out;
 	}
 	events = trax_rules_events(rs);
@@ -187,6 +188,7 @@ out:
 	free(events);
 	trax_gate_free(g);
 	trax_rules_free(rs);
+	trax_error_list_release(&problems);
 	free(runs[0]);
 	free(runs[1]);
 	return ret;

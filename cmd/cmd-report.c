@@ -40,6 +40,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct trax_report_opts ro = { 0 };
 	struct trax_rules *rs = NULL;
+	struct trax_error_list problems = { 0 };
 	struct trax_error err = { 0 };
 	enum trax_report_format fmt;
 	const char *out = NULL, *rules = NULL;
@@ -67,8 +68,11 @@ int cmd_report(int argc, char **argv)
 		return cmd_usage_error("report", "missing -o OUT.html|OUT.pdf");
 	if (trax_report_format_from_path(out, &fmt))
 		return cmd_usage_error("report", "%s: unknown format (want .html or .pdf)", out);
-	if (rules && trax_rules_load(rules, &rs, &err))
-		return cmd_fail("report", &err);
+	if (rules && trax_rules_load(rules, &rs, &problems, &err)) {
+		cmd_fail_all("report", &problems, &err);
+		trax_error_list_release(&problems);
+		return EXIT_INPUT;
+	}
 	if (trax_db_open(argv[optind], NULL, &db, &err)) {
 		ret = cmd_fail("report", &err);
 		goto out;

@@ -53,6 +53,9 @@ void cmd_out_abort(struct cmd_out *o);
 
 /* Print "trax CMD: message" to stderr and return EXIT_INPUT. */
 int cmd_fail(const char *cmd, const struct trax_error *err);
+/* Print every problem as "trax CMD: problem" (err when the list is empty); EXIT_INPUT. */
+int cmd_fail_all(const char *cmd, const struct trax_error_list *problems,
+		 const struct trax_error *err);
 /* Print a usage error and the command's usage line; returns EXIT_INPUT. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* If argv[1] is --help or -h, print the usage to stdout and return 1. */

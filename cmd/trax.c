@@ -65,6 +65,16 @@ int cmd_fail(const char *cmd, const struct trax_error *err)
 	return EXIT_INPUT;
 }
 
+int cmd_fail_all(const char *cmd, const struct trax_error_list *problems,
+		 const struct trax_error *err)
+{
+	if (!problems->n)
+		return cmd_fail(cmd, err);
+	for (int i = 0; i < problems->n; i++)
+		fprintf(stderr, "trax %s: %s\n", cmd, problems->msg[i]);
+	return EXIT_INPUT;
+}
+
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

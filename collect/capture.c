@@ -115,6 +115,8 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 		return trax_error_set(err, TRAX_E_USAGE, "--extract takes no workload");
 	if (opts->duration < 0)
 		return trax_error_set(err, TRAX_E_USAGE, "a negative duration");
+	if (opts->presets && ev_check_presets(opts->presets, err))
+		return -TRAX_E_USAGE;	/* a usage error: said before root and tracefs are needed */
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();

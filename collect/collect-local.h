@@ -30,6 +30,8 @@ struct ev_list {
  */
 int ev_resolve(const char *tracing_dir, const char *events, const char *presets,
 	       struct ev_list *out, struct strbuf *missing, struct trax_error *err);
+/* Check that every name of a -p list is a preset: 0, or an error naming the nearest preset. */
+int ev_check_presets(const char *presets, struct trax_error *err);
 /* Whether the list holds system:name. */
 int ev_list_has(const struct ev_list *l, const char *system, const char *name);
 void ev_list_release(struct ev_list *l);

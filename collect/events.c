@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "collect/collect-local.h"
+#include "util/grow.h"
+#include "util/suggest.h"
 
 /*
  * A preset lists events as "system:name"; "a|b" means the first of a and b this kernel has
@@ -232,6 +234,67 @@ static int find_event(const char *dir, const char *ev, size_t elen, struct ev_li
 	return found->n;
 }
 
+/*
+ * "; did you mean NAME?" into hint (else "") for an unknown -e item: the nearest of this
+ * kernel's events, as SYSTEM:NAME when the item names a system, else by name (or a system).
+ */
+static void event_hint(const char *dir, const char *item, size_t len, int qualified,
+		       char *hint, size_t size)
+{
+	struct dirent **sys = NULL;
+	char path[4096], word[256];
+	char **names = NULL;
+	const char *near;
+	int nsys, n = 0, cap = 0;
+
+	hint[0] = '\0';
+	if (len >= sizeof(word))
+		return;
+	snprintf(word, sizeof(word), "%.*s", (int)len, item);
+	if (qualified && strchr(word, '/'))
+		*strchr(word, '/') = ':';	/* SYSTEM/NAME */
+	snprintf(path, sizeof(path), "%s/events", dir);
+	nsys = scandir(path, &sys, NULL, alphasort);
+	for (int i = 0; i < nsys; i++) {
+		struct dirent **ev = NULL;
+		const char *s = sys[i]->d_name;
+		int nev;
+
+		if (s[0] == '.' || !have_system(dir, s, strlen(s)))
+			goto next;
+		if (!qualified) {
+			TRAX_GROW(names, n, cap, 256);
+			names[n++] = xstrndup(s, strlen(s));
+		}
+		snprintf(path, sizeof(path), "%s/events/%s", dir, s);
+		nev = scandir(path, &ev, NULL, alphasort);
+		for (int j = 0; j < nev; j++) {
+			const char *e = ev[j]->d_name;
+
+			if (e[0] != '.' && have_event(dir, s, strlen(s), e, strlen(e))) {
+				struct strbuf sb = STRBUF_INIT;
+
+				if (qualified)
+					strbuf_addf(&sb, "%s:", s);
+				strbuf_adds(&sb, e);
+				TRAX_GROW(names, n, cap, 256);
+				names[n++] = strbuf_detach(&sb);
+			}
+			free(ev[j]);
+		}
+		free(ev);
+next:
+		free(sys[i]);
+	}
+	free(sys);
+	near = trax_suggest(word, (const char *const *)names, n);
+	if (near)
+		snprintf(hint, size, "; did you mean %s?", near);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* One -e item: SYSTEM:NAME, SYSTEM/NAME, SYSTEM:*, SYSTEM, NAME. */
 static int resolve_item(const char *dir, const char *item, size_t len, struct ev_list *out,
 			struct trax_error *err)
@@ -245,19 +308,27 @@ static int resolve_item(const char *dir, const char *item, size_t len, struct ev
 		size_t slen = sep - item, elen = len - slen - 1;
 		const char *ev = sep + 1;
 
-		if (!have_system(dir, item, slen))
+		if (!have_system(dir, item, slen)) {
+			char hint[300];
+
+			event_hint(dir, item, len, 1, hint, sizeof(hint));
 			return trax_error_set(err, TRAX_E_USAGE, "unknown event system '%.*s' (not "
-					      "in %s/events)", (int)slen, item, dir);
+					      "in %s/events%s)", (int)slen, item, dir, hint);
+		}
 		if (!strncmp(item, "ftrace", slen) && slen == 6)
 			return 0;	/* ftrace events (print: markers) are always recorded */
 		if (elen == 1 && *ev == '*') {
 			add_system(dir, item, slen, out);
 			return 0;
 		}
-		if (!have_event(dir, item, slen, ev, elen))
+		if (!have_event(dir, item, slen, ev, elen)) {
+			char hint[300];
+
+			event_hint(dir, item, len, 1, hint, sizeof(hint));
 			return trax_error_set(err, TRAX_E_USAGE, "unknown event '%.*s' (no "
-					      "%s/events/%.*s/%.*s)", (int)len, item, dir,
-					      (int)slen, item, (int)elen, ev);
+					      "%s/events/%.*s/%.*s%s)", (int)len, item, dir,
+					      (int)slen, item, (int)elen, ev, hint);
+		}
 		ev_list_add(out, item, slen, ev, elen);
 		return 0;
 	}
@@ -268,9 +339,12 @@ static int resolve_item(const char *dir, const char *item, size_t len, struct ev
 		return 0;
 	}
 	if (!valid_name(item, len) || !find_event(dir, item, len, &found)) {
+		char hint[300];
+
 		ev_list_release(&found);
+		event_hint(dir, item, len, 0, hint, sizeof(hint));
 		return trax_error_set(err, TRAX_E_USAGE, "unknown event '%.*s' (no such event or "
-				      "system in %s/events)", (int)len, item, dir);
+				      "system in %s/events%s)", (int)len, item, dir, hint);
 	}
 	if (found.n > 1) {
 		struct strbuf sb = STRBUF_INIT;
@@ -291,6 +365,30 @@ static int resolve_item(const char *dir, const char *item, size_t len, struct ev
 	return 0;
 }
 
+/* The preset of that name, or NULL and err says it is unknown, with the nearest name. */
+static const struct preset *preset_find(const char *name, size_t len, struct trax_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *near;
+	char word[64];
+
+	for (const struct preset *p = presets; p->name; p++)
+		if (strlen(p->name) == len && !strncmp(p->name, name, len))
+			return p;
+	snprintf(word, sizeof(word), "%.*s", (int)len, name);
+	near = trax_suggest(word, preset_names, -1);
+	if (near) {
+		strbuf_addf(&sb, "did you mean %s?", near);
+	} else {
+		strbuf_adds(&sb, "presets: ");
+		for (int i = 0; preset_names[i]; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", preset_names[i]);
+	}
+	trax_error_set(err, TRAX_E_USAGE, "unknown preset '%.*s' (%s)", (int)len, name, sb.buf);
+	strbuf_release(&sb);
+	return NULL;
+}
+
 /* A preset's events this kernel has; the others are listed in missing. */
 static int resolve_preset(const char *dir, const char *name, size_t len, struct ev_list *out,
 			  struct strbuf *missing, struct trax_error *err)
@@ -299,20 +397,8 @@ static int resolve_preset(const char *dir, const char *name, size_t len, struct 
 	struct strbuf lack = STRBUF_INIT;
 	int taken = 0, nlack = 0, total = 0;
 
-	for (p = presets; p->name; p++)
-		if (strlen(p->name) == len && !strncmp(p->name, name, len))
-			break;
-	if (!p->name) {
-		struct strbuf sb = STRBUF_INIT;
-		int ret;
-
-		for (int i = 0; preset_names[i]; i++)
-			strbuf_addf(&sb, "%s%s", i ? ", " : "", preset_names[i]);
-		ret = trax_error_set(err, TRAX_E_USAGE, "unknown preset '%.*s' (presets: %s)",
-				     (int)len, name, sb.buf);
-		strbuf_release(&sb);
-		return ret;
-	}
+	if (!(p = preset_find(name, len, err)))
+		return -TRAX_E_USAGE;
 	for (int i = 0; p->events[i]; i++) {
 		const char *alt = p->events[i], *end;
 		int ok = 0;
@@ -399,6 +485,16 @@ static int preset_cb(const char *item, size_t len, void *ctx)
 	struct resolve_ctx *c = ctx;
 
 	return resolve_preset(c->dir, item, len, c->out, c->missing, c->err);
+}
+
+static int check_preset_cb(const char *item, size_t len, void *ctx)
+{
+	return preset_find(item, len, ctx) ? 0 : -TRAX_E_USAGE;
+}
+
+int ev_check_presets(const char *presets_list, struct trax_error *err)
+{
+	return for_items(presets_list, check_preset_cb, err);
 }
 
 int ev_resolve(const char *tracing_dir, const char *events, const char *presets_list,

@@ -11,9 +11,11 @@
 
 #include "parse/loader.h"
 #include "parse/schema.h"
+#include "parse/text.h"
 #include "util/grow.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/tmpfiles.h"
 
 static double now_s(void)
@@ -141,6 +143,30 @@ static const struct role_def role_defs[] = {
 	{ "sync", "sync_timeline", ROLE_SYNC_TIMELINE, { "name", "value" } },
 	{ NULL, NULL, ROLE_NONE, { NULL } },
 };
+
+int trax_event_known(const char *name, const char **near)
+{
+	/* the loader's roles, then the text reader's events (most are both) */
+	size_t nroles = sizeof(role_defs) / sizeof(role_defs[0]), n = 0;
+	const char **names;
+	int i, known = 0;
+
+	for (i = 0; text_builtin_event(i); i++)
+		;
+	names = calloc(nroles + i + 1, sizeof(*names));
+	if (!names)
+		abort();
+	for (i = 0; role_defs[i].name; i++)
+		names[n++] = role_defs[i].name;
+	for (i = 0; text_builtin_event(i); i++)
+		names[n++] = text_builtin_event(i);
+	for (size_t j = 0; j < n && !known; j++)
+		known = !strcmp(names[j], name);
+	if (near)
+		*near = known ? NULL : trax_suggest(name, names, (int)n);
+	free(names);
+	return known;
+}
 
 struct trax_error *ld_error(struct loader *L)
 {

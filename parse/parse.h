@@ -62,6 +62,14 @@ int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax
  * when there is no row or it is NULL. The caller frees the string. */
 char *trax_db_string(sqlite3 *db, const char *sql, const char *arg);
 
+/*
+ * Whether trax knows an event by name: one its readers decode or its derived tables read
+ * (sched_switch, cpu_frequency, ion_alloc_buffer_start, ...). Returns 1 for one of them; else
+ * 0, and *near (may be NULL) is set to the known event nearest to name when it is near enough
+ * to be a typo of it (util/suggest.h), else to NULL. *near must not be freed.
+ */
+int trax_event_known(const char *name, const char **near);
+
 /* The meta value of key, or NULL when absent; the caller frees the string. */
 char *trax_db_meta(sqlite3 *db, const char *key);
 

@@ -1036,6 +1036,11 @@ static const struct bdef builtin[] = {
 	{ NULL, NULL, NULL },
 };
 
+const char *text_builtin_event(int i)
+{
+	return i >= 0 && i < (int)(sizeof(builtin) / sizeof(builtin[0])) ? builtin[i].name : NULL;
+}
+
 static const struct bdef *builtin_find(const char *name, int len)
 {
 	if (span_eq(name, len, "tracing_mark_write"))

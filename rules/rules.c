@@ -11,8 +11,10 @@
 #include <jansson.h>
 
 #include "rules/rules.h"
+#include "parse/parse.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 #define _M(e, s) s,
 static const char *const metric_names[] = { TRAX_METRICS };
@@ -136,12 +138,13 @@ static const char *dim_name(enum trax_dim d)
 
 struct ctx {
 	const char *path;
-	struct trax_error *err;
+	struct trax_error_list problems;	/* every problem found, one line each */
 	const struct trax_rules *rs;
 	int index;		/* -1 outside "rules" */
 	const char *id;
 };
 
+/* Record a problem at key ("expect", "windows.w.start", NULL: the rule itself); -TRAX_E_RULES. */
 static int fail(struct ctx *c, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -164,9 +167,24 @@ static int fail(struct ctx *c, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	trax_error_set(c->err, TRAX_E_RULES, "%s", sb.buf);
+	trax_error_list_add(&c->problems, sb.buf);
 	strbuf_release(&sb);
 	return -TRAX_E_RULES;
+}
+
+/* " (did you mean \"NAME\"?)" for the name nearest to word (util/suggest.h), or "". */
+struct hint {
+	char s[192];
+};
+
+static const char *hint(struct hint *h, const char *word, const char *const *names, int n)
+{
+	const char *best = trax_suggest(word, names, n);
+
+	h->s[0] = '\0';
+	if (best)
+		snprintf(h->s, sizeof(h->s), " (did you mean \"%s\"?)", best);
+	return h->s;
 }
 
 static char *xstrdup(const char *s)
@@ -266,7 +284,7 @@ static int parse_quantity(const char **pp, double *v, char *unit, size_t ulen)
 	return 0;
 }
 
-static int unit_lookup(const char *unit, enum trax_dim *dim, double *scale)
+int trax_unit_lookup(const char *unit, enum trax_dim *dim, double *scale)
 {
 	for (int i = 0; units[i].name; i++) {
 		if (!strcmp(units[i].name, unit)) {
@@ -276,6 +294,31 @@ static int unit_lookup(const char *unit, enum trax_dim *dim, double *scale)
 		}
 	}
 	return -1;
+}
+
+/* The hint for a misspelt unit: the nearest unit name. */
+static const char *unit_hint(struct hint *h, const char *unit)
+{
+	const char *names[sizeof(units) / sizeof(units[0])];
+	int n = 0;
+
+	for (int i = 0; units[i].name; i++)
+		names[n++] = units[i].name;
+	return hint(h, unit, names, n);
+}
+
+/* The hint for a misspelt topology group: the nearest group of the file. */
+static const char *group_hint(struct hint *h, const struct trax_rules *rs, const char *name)
+{
+	const char **names = calloc(rs->ngroups + 1, sizeof(*names));
+
+	if (!names)
+		abort();
+	for (int i = 0; i < rs->ngroups; i++)
+		names[i] = rs->groups[i].name;
+	hint(h, name, names, rs->ngroups);
+	free(names);
+	return h->s;
 }
 
 static int group_cpus(const struct trax_rules *rs, const char *name, int **cpus, int *n)
@@ -294,12 +337,15 @@ static int group_cpus(const struct trax_rules *rs, const char *name, int **cpus,
 }
 
 /*
- * Parse an expectation for a value of dimension dim (percent_ok: % allowed as well). The
- * threshold's own dimension follows its unit; a bare number is a count, or 0 of anything.
+ * Parse an expectation at key for a value of dimension dim (percent_ok: % allowed as well;
+ * any_unit: a value of any dimension, the threshold's unit says which: sql, counters of tracks
+ * of unknown unit). The threshold's own dimension follows its unit; a bare number is a count,
+ * or 0 of anything.
  */
-static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int percent_ok,
-			struct trax_threshold *t)
+static int parse_expect(struct ctx *c, const char *key, const char *text, enum trax_dim dim,
+			int percent_ok, int any_unit, struct trax_threshold *t)
 {
+	struct hint h;
 	static const struct {
 		const char *s;
 		enum trax_op op;
@@ -318,24 +364,25 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 		const char *g = skip_ws(p + 3);
 
 		if (dim != TRAX_DIM_CPU)
-			return fail(c, "expect", "\"in GROUP\" applies to CPU metrics only");
+			return fail(c, key, "\"in GROUP\" applies to CPU metrics only");
 		t->op = TRAX_OP_IN;
 		t->dim = TRAX_DIM_CPU;
 		if (group_cpus(c->rs, g, &t->cpus, &t->ncpus) < 0)
-			return fail(c, "expect", "unknown topology group \"%s\"", g);
+			return fail(c, key, "unknown topology group \"%s\"%s", g,
+				    group_hint(&h, c->rs, g));
 		return 0;
 	}
 	if (!strncmp(p, "between ", 8)) {
 		p += 8;
 		if (parse_quantity(&p, &v1, unit, sizeof(unit)) < 0)
-			return fail(c, "expect", "expected a number after \"between\" in \"%s\"",
+			return fail(c, key, "expected a number after \"between\" in \"%s\"",
 				    text);
 		p = skip_ws(p);
 		if (strncmp(p, "and", 3))
-			return fail(c, "expect", "expected \"between A and B\" in \"%s\"", text);
+			return fail(c, key, "expected \"between A and B\" in \"%s\"", text);
 		p += 3;
 		if (parse_quantity(&p, &v2, unit2, sizeof(unit2)) < 0)
-			return fail(c, "expect", "expected a number after \"and\" in \"%s\"", text);
+			return fail(c, key, "expected a number after \"and\" in \"%s\"", text);
 		t->op = TRAX_OP_RANGE;
 		have2 = 1;
 	} else {
@@ -351,14 +398,14 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 			t->op = TRAX_OP_EQ;	/* "25 % +- 1 %" */
 		}
 		if (parse_quantity(&p, &v1, unit, sizeof(unit)) < 0)
-			return fail(c, "expect", "expected \"OP NUMBER [UNIT]\", got \"%s\"", text);
+			return fail(c, key, "expected \"OP NUMBER [UNIT]\", got \"%s\"", text);
 		p = skip_ws(p);
 		if (!strncmp(p, "+-", 2) || !strncmp(p, "\xc2\xb1", 2)) {
 			p += 2;
 			if (t->op != TRAX_OP_EQ)
-				return fail(c, "expect", "a tolerance goes with == (\"%s\")", text);
+				return fail(c, key, "a tolerance goes with == (\"%s\")", text);
 			if (parse_quantity(&p, &v2, unit2, sizeof(unit2)) < 0)
-				return fail(c, "expect", "expected a tolerance after +- in \"%s\"",
+				return fail(c, key, "expected a tolerance after +- in \"%s\"",
 					    text);
 			t->op = TRAX_OP_RANGE;
 			have2 = tol = 1;
@@ -366,7 +413,7 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 	}
 	p = skip_ws(p);
 	if (*p)
-		return fail(c, "expect", "unexpected \"%s\" in \"%s\"", p, text);
+		return fail(c, key, "unexpected \"%s\" in \"%s\"", p, text);
 	if (have2 && !unit2[0])
 		snprintf(unit2, sizeof(unit2), "%s", unit);
 	if (have2 && !unit[0] && !tol)
@@ -377,20 +424,19 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 		if (dim == TRAX_DIM_COUNT || dim == TRAX_DIM_CPU || (v1 == 0 && !have2))
 			t->dim = dim;
 		else
-			return fail(c, "expect", "\"%s\" needs a unit: the value is %s", text,
+			return fail(c, key, "\"%s\" needs a unit: the value is %s", text,
 				    dim_name(dim));
 	} else {
 		enum trax_dim udim;
 
-		if (unit_lookup(unit, &udim, &t->scale) < 0)
-			return fail(c, "expect", "unknown unit \"%s\"", unit);
+		if (trax_unit_lookup(unit, &udim, &t->scale) < 0)
+			return fail(c, key, "unknown unit \"%s\"%s", unit, unit_hint(&h, unit));
 		if (udim == TRAX_DIM_PERCENT && percent_ok)
 			t->dim = TRAX_DIM_PERCENT;
-		else if (dim == TRAX_DIM_COUNT && c->index >= 0 &&
-			 c->rs->rules[c->index].metric == TRAX_METRIC_SQL)
-			t->dim = udim;	/* sql: the number is in the unit's base */
+		else if (any_unit)
+			t->dim = udim;	/* the number is in the unit's base */
 		else if (udim != dim && !(dim == TRAX_DIM_COUNT && udim == TRAX_DIM_PERCENT))
-			return fail(c, "expect", "unit \"%s\" does not fit: the value is %s", unit,
+			return fail(c, key, "unit \"%s\" does not fit: the value is %s", unit,
 				    dim_name(dim));
 		else
 			t->dim = udim;
@@ -402,10 +448,10 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 		enum trax_dim d2;
 		double s2;
 
-		if (unit_lookup(unit2, &d2, &s2) < 0)
-			return fail(c, "expect", "unknown unit \"%s\"", unit2);
+		if (trax_unit_lookup(unit2, &d2, &s2) < 0)
+			return fail(c, key, "unknown unit \"%s\"%s", unit2, unit_hint(&h, unit2));
 		if (d2 != t->dim)
-			return fail(c, "expect", "\"%s\" and \"%s\" measure different things in \"%s\"",
+			return fail(c, key, "\"%s\" and \"%s\" measure different things in \"%s\"",
 				    unit, unit2, text);
 		t->b = v2 * s2;
 	}
@@ -416,7 +462,7 @@ static int parse_expect(struct ctx *c, const char *text, enum trax_dim dim, int 
 		t->b = centre + d;
 	}
 	if (t->op == TRAX_OP_RANGE && t->a > t->b)
-		return fail(c, "expect", "empty range in \"%s\"", text);
+		return fail(c, key, "empty range in \"%s\"", text);
 	return 0;
 }
 
@@ -451,7 +497,7 @@ char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf
 		snprintf(buf, len, "undefined");
 		return buf;
 	}
-	if (unit && *unit && unit_lookup(unit, &ud, &scale) == 0 && ud == dim) {
+	if (unit && *unit && trax_unit_lookup(unit, &ud, &scale) == 0 && ud == dim) {
 		snprintf(buf, len, "%.6g %s", v / scale, unit);
 		return buf;
 	}
@@ -487,8 +533,11 @@ static int parse_cpu_list(struct ctx *c, const char *key, json_t *v, int **cpus,
 	*cpus = NULL;
 	*n = 0;
 	if (json_is_string(v)) {
+		struct hint h;
+
 		if (group_cpus(c->rs, json_string_value(v), cpus, n) < 0)
-			return fail(c, key, "unknown topology group \"%s\"", json_string_value(v));
+			return fail(c, key, "unknown topology group \"%s\"%s", json_string_value(v),
+				    group_hint(&h, c->rs, json_string_value(v)));
 		if (name)
 			*name = xstrdup(json_string_value(v));
 		return 0;
@@ -507,63 +556,95 @@ static int parse_cpu_list(struct ctx *c, const char *key, json_t *v, int **cpus,
 	return 0;
 }
 
+/*
+ * Key k, at path (k itself, or "windows.w.k"), is none of names (NULL-terminated): say so, with
+ * the nearest name when one is near, else with the list of them when list is set.
+ */
+static int unknown_key(struct ctx *c, const char *path, const char *k, const char *const *names,
+		       int list)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct hint h;
+
+	if (!*hint(&h, k, names, -1) && list) {
+		strbuf_adds(&sb, " (");
+		for (int i = 0; names[i]; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
+		strbuf_adds(&sb, ")");
+	}
+	fail(c, path, "unknown key%s", h.s[0] ? h.s : sb.buf);
+	strbuf_release(&sb);
+	return -TRAX_E_RULES;
+}
+
+/* A window object (or "complete"); every problem is recorded, not only the first. */
 static int parse_window_obj(struct ctx *c, const char *key, json_t *o, struct trax_window *w)
 {
+	static const char *const keys[] = { "start", "end", "relative", "from_marker", "to_marker",
+					    "occurrence", "match", NULL };
 	const char *k;
 	json_t *v;
-	int ret;
+	int bad = 0;
 
 	if (json_is_string(o)) {
+		static const char *const complete[] = { "complete", NULL };
+		struct hint h;
+
 		if (!strcmp(json_string_value(o), "complete")) {
 			w->kind = TRAX_WIN_COMPLETE;
 			return 0;
 		}
-		return fail(c, key, "unknown window \"%s\"", json_string_value(o));
+		return fail(c, key, "unknown window \"%s\"%s", json_string_value(o),
+			    hint(&h, json_string_value(o), complete, -1));
 	}
 	if (!json_is_object(o))
 		return fail(c, key, "expected a window name, \"complete\" or an object");
 	w->kind = TRAX_WIN_ABSOLUTE;
 	w->occurrence = 1;
 	json_object_foreach(o, k, v) {
-		char sub[96];
+		char sub[160];
 
 		snprintf(sub, sizeof(sub), "%s.%s", key, k);
 		if (!strcmp(k, "start") || !strcmp(k, "end")) {
 			int64_t ns;
 
-			ret = json_seconds(c, sub, v, &ns);
-			if (ret)
-				return ret;
+			if (json_seconds(c, sub, v, &ns)) {
+				bad = 1;
+				continue;
+			}
 			if (k[0] == 's')
 				w->start = ns, w->has_start = 1;
 			else
 				w->end = ns, w->has_end = 1;
 		} else if (!strcmp(k, "relative")) {
 			if (!json_is_boolean(v))
-				return fail(c, sub, "expected true or false");
-			if (json_is_true(v))
+				bad = fail(c, sub, "expected true or false");
+			else if (json_is_true(v))
 				w->kind = TRAX_WIN_RELATIVE;
 		} else if (!strcmp(k, "from_marker") || !strcmp(k, "to_marker")) {
 			if (!json_is_string(v) || !*json_string_value(v))
-				return fail(c, sub, "expected the marker text");
-			if (k[0] == 'f')
+				bad = fail(c, sub, "expected the marker text");
+			else if (k[0] == 'f')
 				w->from_marker = xstrdup(json_string_value(v));
 			else
 				w->to_marker = xstrdup(json_string_value(v));
 		} else if (!strcmp(k, "occurrence")) {
 			if (!json_is_integer(v) || json_integer_value(v) < 1)
-				return fail(c, sub, "expected a number >= 1");
-			w->occurrence = json_integer_value(v);
+				bad = fail(c, sub, "expected a number >= 1");
+			else
+				w->occurrence = json_integer_value(v);
 		} else if (!strcmp(k, "match")) {
 			if (!json_is_string(v) || (strcmp(json_string_value(v), "exact") &&
 						   strcmp(json_string_value(v), "prefix")))
-				return fail(c, sub, "expected \"exact\" or \"prefix\"");
-			w->prefix = !strcmp(json_string_value(v), "prefix");
+				bad = fail(c, sub, "expected \"exact\" or \"prefix\"");
+			else
+				w->prefix = !strcmp(json_string_value(v), "prefix");
 		} else {
-			return fail(c, sub, "unknown key (start, end, relative, from_marker, "
-				    "to_marker, occurrence, match)");
+			bad = unknown_key(c, sub, k, keys, 1);
 		}
 	}
+	if (bad)
+		return -TRAX_E_RULES;	/* the checks below would only repeat a problem */
 	if (w->from_marker || w->to_marker) {
 		if (!w->from_marker || !w->to_marker)
 			return fail(c, key, "from_marker and to_marker go together");
@@ -596,6 +677,7 @@ static void window_release(struct trax_window *w)
 struct named_window {
 	char *name;
 	struct trax_window w;
+	int bad;		/* it had a problem (already recorded) */
 };
 
 static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
@@ -614,7 +696,27 @@ static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 	if (json_is_integer(v)) {
 		s->kind = TRAX_SEL_PID;
 		s->id = json_integer_value(v);
-	} else if (json_is_object(v) && json_object_size(v) == 1) {
+	} else if (json_is_object(v) && json_object_size(v) != 1) {
+		static const char *const sels[] = { "comm", "regex", "pid", "tgid", NULL };
+		int unknown = 0;
+
+		json_object_foreach(v, k, x) {
+			int i;
+
+			for (i = 0; sels[i] && strcmp(sels[i], k); i++)
+				;
+			if (!sels[i]) {
+				char sub[160];
+
+				snprintf(sub, sizeof(sub), "task.%s", k);
+				unknown = unknown_key(c, sub, k, sels, 1);
+			}
+		}
+		if (unknown)
+			return unknown;
+		return fail(c, "task", "expected one selector: {\"comm\": ...}, {\"regex\": ...}, "
+			    "{\"pid\": N} or {\"tgid\": N}");
+	} else if (json_is_object(v)) {
 		json_object_foreach(v, k, x) {
 			if (!strcmp(k, "comm")) {
 				if (!json_is_string(x) || !*json_string_value(x))
@@ -643,8 +745,12 @@ static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 				s->kind = k[0] == 'p' ? TRAX_SEL_PID : TRAX_SEL_TGID;
 				s->id = json_integer_value(x);
 			} else {
-				return fail(c, "task", "unknown selector \"%s\" (comm, regex, pid, "
-					    "tgid)", k);
+				static const char *const sels[] = { "comm", "regex", "pid", "tgid",
+								    NULL };
+				char sub[160];
+
+				snprintf(sub, sizeof(sub), "task.%s", k);
+				return unknown_key(c, sub, k, sels, 1);
 			}
 		}
 	} else {
@@ -694,6 +800,16 @@ static int parse_stat(struct ctx *c, const char *s, struct trax_rule *r)
 			return 0;
 		}
 	}
+	{
+		const char *names[sizeof(stats) / sizeof(stats[0])];
+		struct hint h;
+		int n = 0;
+
+		for (int i = 0; stats[i].name; i++)
+			names[n++] = stats[i].name;
+		if (*hint(&h, s, names, n))
+			return fail(c, "stat", "unknown statistic \"%s\"%s", s, h.s);
+	}
 	return fail(c, "stat", "unknown statistic \"%s\" (min, max, mean, median, pNN, count, sum, "
 		    "time_above, time_below, first, last)", s);
 }
@@ -725,11 +841,21 @@ static enum trax_dim track_dim(const struct trax_rule *r)
 	return TRAX_DIM_COUNT;
 }
 
-/* A level for time_above/below, or a thermal range bound: number (base unit) or "75 C". */
-static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim dim, double *out)
+/*
+ * A level for time_above/below, or a thermal range bound: a quantity with a unit ("75 C",
+ * "800 MHz"), stored in the base unit of dim, or a bare number ("800000", 800000), which is a
+ * value as the track stores it (kHz for cpu_frequency, mC for temperatures: what `trace-cmd
+ * report` prints) and is converted with each track's unit when the rule is evaluated (*bare).
+ */
+static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim dim, double *out,
+		       int *bare)
 {
+	struct hint h;
+
+	*bare = 0;
 	if (json_is_number(v)) {
 		*out = json_number_value(v);
+		*bare = 1;
 		return 0;
 	}
 	if (json_is_string(v)) {
@@ -742,10 +868,11 @@ static int parse_level(struct ctx *c, const char *key, json_t *v, enum trax_dim 
 			return fail(c, key, "expected a number with an optional unit");
 		if (!unit[0]) {
 			*out = x;
+			*bare = 1;
 			return 0;
 		}
-		if (unit_lookup(unit, &ud, &scale) < 0)
-			return fail(c, key, "unknown unit \"%s\"", unit);
+		if (trax_unit_lookup(unit, &ud, &scale) < 0)
+			return fail(c, key, "unknown unit \"%s\"%s", unit, unit_hint(&h, unit));
 		if (dim != TRAX_DIM_COUNT && ud != dim)
 			return fail(c, key, "unit \"%s\" does not fit: expected %s", unit,
 				    dim_name(dim));
@@ -767,6 +894,7 @@ static int parse_tolerance(struct ctx *c, const char *key, json_t *v, enum trax_
 	const char *p;
 	double x, scale;
 	enum trax_dim ud;
+	struct hint h;
 
 	if (json_is_number(v)) {
 		snprintf(text, sizeof(text), "%.17g", json_number_value(v));
@@ -802,8 +930,8 @@ static int parse_tolerance(struct ctx *c, const char *key, json_t *v, enum trax_
 		t->amount = x;
 		return 0;
 	}
-	if (unit_lookup(unit, &ud, &scale) < 0)
-		return fail(c, key, "unknown unit \"%s\"", unit);
+	if (trax_unit_lookup(unit, &ud, &scale) < 0)
+		return fail(c, key, "unknown unit \"%s\"%s", unit, unit_hint(&h, unit));
 	if (ud != dim)
 		return fail(c, key, "unit \"%s\" does not fit: the value is %s", unit,
 			    dim_name(dim));
@@ -813,28 +941,30 @@ static int parse_tolerance(struct ctx *c, const char *key, json_t *v, enum trax_
 
 static int parse_regression(struct ctx *c, json_t *o, struct trax_rule *r)
 {
+	static const char *const keys[] = { "max_increase", "max_decrease", NULL };
 	enum trax_dim dim = trax_rule_value_dim(r);
 	const char *k;
 	json_t *v;
-	int ret;
+	int ret = 0;
 
 	if (!json_is_object(o) || !json_object_size(o))
 		return fail(c, "regression", "expected {\"max_increase\": ..., \"max_decrease\": "
 			    "...} (one or both)");
 	json_object_foreach(o, k, v) {
-		if (!strcmp(k, "max_increase"))
-			ret = parse_tolerance(c, "regression.max_increase", v, dim,
-					      &r->max_increase);
-		else if (!strcmp(k, "max_decrease"))
-			ret = parse_tolerance(c, "regression.max_decrease", v, dim,
-					      &r->max_decrease);
-		else
-			ret = fail(c, "regression", "unknown key \"%s\" (max_increase, "
-				   "max_decrease)", k);
-		if (ret)
-			return ret;
+		char sub[160];
+
+		snprintf(sub, sizeof(sub), "regression.%s", k);
+		if (!strcmp(k, "max_increase")) {
+			if (parse_tolerance(c, sub, v, dim, &r->max_increase))
+				ret = -TRAX_E_RULES;
+		} else if (!strcmp(k, "max_decrease")) {
+			if (parse_tolerance(c, sub, v, dim, &r->max_decrease))
+				ret = -TRAX_E_RULES;
+		} else {
+			ret = unknown_key(c, sub, k, keys, 1);
+		}
 	}
-	return 0;
+	return ret;
 }
 
 /* A string or a list of strings into a NULL-terminated array. */
@@ -866,9 +996,10 @@ static int string_list(struct ctx *c, const char *key, json_t *v, char ***out, i
 /* "where": {"oom_score_adj": "< 200", "reason": [...], "source": "lmkd", "comm": "glob"} */
 static int parse_where(struct ctx *c, json_t *o, struct trax_kill_where *w)
 {
+	static const char *const keys[] = { "oom_score_adj", "reason", "source", "comm", NULL };
 	const char *k;
 	json_t *v;
-	int ret;
+	int ret = 0;
 
 	if (!json_is_object(o) || !json_object_size(o))
 		return fail(c, "where", "expected {\"oom_score_adj\": \"< 200\", \"reason\": ..., "
@@ -882,252 +1013,288 @@ static int parse_where(struct ctx *c, json_t *o, struct trax_kill_where *w)
 				snprintf(buf, sizeof(buf), "== %lld", (long long)json_integer_value(v));
 			else if (json_is_string(v))
 				text = json_string_value(v);
-			else
-				return fail(c, "where.oom_score_adj", "expected a condition such as "
-					    "\"< 200\" or a number");
-			ret = parse_expect(c, text, TRAX_DIM_COUNT, 0, &w->adj);
-			if (ret) {
-				/* the message names expect: say where.oom_score_adj */
-				char *m = c->err ? strstr(c->err->msg, ".expect:") : NULL;
-
-				if (m) {
-					struct strbuf sb = STRBUF_INIT;
-
-					strbuf_add(&sb, c->err->msg, m - c->err->msg);
-					strbuf_addf(&sb, ".where.oom_score_adj:%s", m + 8);
-					trax_error_set(c->err, TRAX_E_RULES, "%s", sb.buf);
-					strbuf_release(&sb);
-				}
-				return ret;
+			else {
+				ret = fail(c, "where.oom_score_adj", "expected a condition such as "
+					   "\"< 200\" or a number");
+				continue;
 			}
-			if (w->adj.dim != TRAX_DIM_COUNT)
-				return fail(c, "where.oom_score_adj", "oom_score_adj takes no unit");
-			w->has_adj = 1;
+			if (parse_expect(c, "where.oom_score_adj", text, TRAX_DIM_COUNT, 0, 0,
+					 &w->adj))
+				ret = -TRAX_E_RULES;
+			else if (w->adj.dim != TRAX_DIM_COUNT)
+				ret = fail(c, "where.oom_score_adj", "oom_score_adj takes no unit");
+			else
+				w->has_adj = 1;
 		} else if (!strcmp(k, "reason")) {
-			if ((ret = string_list(c, "where.reason", v, &w->reasons, &w->nreasons)))
-				return ret;
+			if (string_list(c, "where.reason", v, &w->reasons, &w->nreasons))
+				ret = -TRAX_E_RULES;
 		} else if (!strcmp(k, "source")) {
 			static const char *const known[] = { "lowmemory_kill", "mark_victim", "lmkd",
 							     NULL };
 
-			if ((ret = string_list(c, "where.source", v, &w->sources, &w->nsources)))
-				return ret;
+			if (string_list(c, "where.source", v, &w->sources, &w->nsources)) {
+				ret = -TRAX_E_RULES;
+				continue;
+			}
 			for (int i = 0; i < w->nsources; i++) {
+				struct hint h;
 				int ok = 0;
 
 				for (int j = 0; known[j]; j++)
 					ok |= !strcmp(known[j], w->sources[i]);
 				if (!ok)
-					return fail(c, "where.source", "unknown source \"%s\" "
-						    "(lowmemory_kill, mark_victim, lmkd)", w->sources[i]);
+					ret = fail(c, "where.source", "unknown source \"%s\"%s",
+						   w->sources[i],
+						   *hint(&h, w->sources[i], known, -1) ? h.s :
+						   " (lowmemory_kill, mark_victim, lmkd)");
 			}
 		} else if (!strcmp(k, "comm")) {
 			if (!json_is_string(v) || !*json_string_value(v))
-				return fail(c, "where.comm", "expected a name or a glob");
-			w->comm = xstrdup(json_string_value(v));
+				ret = fail(c, "where.comm", "expected a name or a glob");
+			else
+				w->comm = xstrdup(json_string_value(v));
 		} else {
-			return fail(c, "where", "unknown key \"%s\" (oom_score_adj, reason, source, "
-				    "comm)", k);
+			char sub[160];
+
+			snprintf(sub, sizeof(sub), "where.%s", k);
+			ret = unknown_key(c, sub, k, keys, 1);
 		}
 	}
-	return 0;
+	return ret;
 }
 
-static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
-		      const struct named_window *wins, int nwins)
+/* Every key a rule may have (for hints): the common ones, then the metrics' parameters. */
+static const char **rule_key_names(const struct metric_spec *sp)
 {
-	const struct metric_spec *sp;
-	const char *k, *mname;
+	size_t n = sizeof(common_keys) / sizeof(common_keys[0]) +
+		   sizeof(metric_keys) / sizeof(metric_keys[0]);
+	const char **names = calloc(n + 1, sizeof(*names));
+	int m = 0;
+
+	if (!names)
+		abort();
+	for (int i = 0; common_keys[i]; i++)
+		names[m++] = common_keys[i];
+	for (int i = 0; metric_keys[i].key; i++)
+		if (!sp || (sp->allowed & metric_keys[i].flag))
+			names[m++] = metric_keys[i].key;
+	return names;
+}
+
+/*
+ * Check that every key of rule o is known, and a parameter of its metric (sp; NULL when the
+ * metric is unknown: only keys no rule has are reported). Returns the parameters present;
+ * *hinted gets those suggested for a misspelt key (they need not be said missing as well).
+ */
+static unsigned check_rule_keys(struct ctx *c, json_t *o, const struct metric_spec *sp,
+				const char *mname, unsigned *hinted)
+{
 	unsigned seen = 0;
+	const char *k;
 	json_t *v;
-	int ret, i;
 
-	r->track_cpu = -1;
-	if (!json_is_object(o))
-		return fail(c, NULL, "expected an object");
-	v = json_object_get(o, "id");
-	if (v) {
-		if (!json_is_string(v) || !*json_string_value(v))
-			return fail(c, "id", "expected a non-empty string");
-		r->id = xstrdup(json_string_value(v));
-		for (const char *p = r->id; *p; p++)
-			if (*p == '#' || *p == '\n' || *p == ' ')
-				return fail(c, "id", "ids may not contain spaces or '#'");
-		c->id = r->id;
-		for (i = 0; i < c->index; i++)
-			if (!strcmp(c->rs->rules[i].id, r->id))
-				return fail(c, "id", "duplicate id (also rules[%d])", i);
-	} else {
-		char buf[32];
-
-		snprintf(buf, sizeof(buf), "rule-%d", c->index + 1);
-		r->id = xstrdup(buf);
-	}
-	v = json_object_get(o, "metric");
-	if (!v)
-		return fail(c, "metric", "missing");
-	if (!json_is_string(v))
-		return fail(c, "metric", "expected a metric name");
-	mname = json_string_value(v);
-	for (i = 0; i < TRAX_METRIC__COUNT; i++)
-		if (!strcmp(metric_names[i], mname))
-			break;
-	if (i == TRAX_METRIC__COUNT)
-		return fail(c, "metric", "unknown metric \"%s\"", mname);
-	r->metric = i;
-	sp = &specs[r->metric];
-
-	/* every key known and allowed for this metric */
 	json_object_foreach(o, k, v) {
-		int known = 0;
+		int known = 0, i;
 
 		for (i = 0; common_keys[i]; i++)
 			if (!strcmp(common_keys[i], k))
 				known = 1;
 		for (i = 0; !known && metric_keys[i].key; i++) {
-			if (!strcmp(metric_keys[i].key, k)) {
-				if (!(sp->allowed & metric_keys[i].flag))
-					return fail(c, k, "not a parameter of metric \"%s\"", mname);
+			if (strcmp(metric_keys[i].key, k))
+				continue;
+			known = 1;
+			if (sp && !(sp->allowed & metric_keys[i].flag))
+				fail(c, k, "not a parameter of metric \"%s\"", mname);
+			else
 				seen |= metric_keys[i].flag;
-				known = 1;
+		}
+		if (!known) {
+			/* the nearest key this metric takes, else the nearest of any rule */
+			const char **mine = rule_key_names(sp), **all = rule_key_names(NULL);
+			const char **names = sp && trax_suggest(k, mine, -1) ? mine : all;
+			const char *near = trax_suggest(k, names, -1);
+
+			unknown_key(c, k, k, names, 0);
+			for (i = 0; near && metric_keys[i].key; i++)
+				if (!strcmp(metric_keys[i].key, near))
+					*hinted |= metric_keys[i].flag;
+			free(mine);
+			free(all);
+		}
+	}
+	return seen;
+}
+
+/* "requires": event names; a likely typo of an event trax knows is an error. */
+static int parse_requires(struct ctx *c, json_t *v, struct trax_rule *r)
+{
+	size_t n, i;
+	int ret = 0;
+
+	if (!json_is_string(v) && !json_is_array(v))
+		return fail(c, "requires", "expected an event name or a list of them");
+	n = json_is_array(v) ? json_array_size(v) : 1;
+	r->requires = calloc(n + 1, sizeof(char *));
+	if (!r->requires)
+		abort();
+	for (i = 0; i < n; i++) {
+		json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
+		const char *name, *near = NULL;
+
+		if (!json_is_string(e) || !*json_string_value(e)) {
+			ret = fail(c, "requires", "item %zu: expected an event name", i);
+			continue;
+		}
+		name = json_string_value(e);
+		/*
+		 * Any event may be required, known to trax or not; but one edit away from a known
+		 * one (sched_swich) is a typo that would skip the rule on every trace. Further
+		 * ones are real events as often as not (clk_enable is not clock_enable, rpm_idle
+		 * not cpu_idle): taken as written, the SKIP names the trace's nearest event.
+		 * SYSTEM:NAME is always taken as written.
+		 */
+		if (!strchr(name, ':') && !trax_event_known(name, &near) && near &&
+		    trax_edit_distance(name, near) <= 1) {
+			ret = fail(c, "requires", "unknown event \"%s\" (did you mean \"%s\"?); "
+				   "write SYSTEM:NAME for an event trax does not know", name, near);
+			continue;
+		}
+		r->requires[r->nrequires++] = xstrdup(name);
+	}
+	return ret;
+}
+
+/* "window": a name from "windows", "complete", or an inline window. */
+static int parse_rule_window(struct ctx *c, json_t *v, struct trax_rule *r,
+			     const struct named_window *wins, int nwins)
+{
+	const char *name = json_is_string(v) ? json_string_value(v) : NULL;
+	const char **names;
+	struct hint h;
+	int i;
+
+	if (!name || !strcmp(name, "complete"))
+		return parse_window_obj(c, "window", v, &r->window);
+	for (i = 0; i < nwins; i++) {
+		if (!strcmp(wins[i].name, name)) {
+			if (wins[i].bad)
+				return -TRAX_E_RULES;	/* said at windows.NAME */
+			window_copy(&r->window, &wins[i].w);
+			return 0;
+		}
+	}
+	names = calloc(nwins + 2, sizeof(*names));
+	if (!names)
+		abort();
+	for (i = 0; i < nwins; i++)
+		names[i] = wins[i].name;
+	names[i] = "complete";
+	hint(&h, name, names, nwins + 1);
+	free(names);
+	return fail(c, "window", "unknown window \"%s\"%s", name, h.s);
+}
+
+/* A string key whose value is one of names (NULL-terminated); its index, or -1 (recorded). */
+static int parse_choice(struct ctx *c, const char *key, json_t *v, const char *const *names,
+			const char *what)
+{
+	struct hint h;
+
+	if (!json_is_string(v))
+		return fail(c, key, "expected %s", what), -1;
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], json_string_value(v)))
+			return i;
+	return fail(c, key, "expected %s, not \"%s\"%s", what, json_string_value(v),
+		    hint(&h, json_string_value(v), names, -1)), -1;
+}
+
+/* Which keys of a rule failed, so that what depends on them is not checked again. */
+enum { BAD_STAT = 1, BAD_TRACK = 2, BAD_EXPECT = 4 };
+
+/*
+ * One rule. Every problem is recorded (fail()), not only the first; a key that depends on
+ * another one that failed (expect on stat or track, regression on expect) is not checked.
+ * Returns 0, or -TRAX_E_RULES when anything was wrong.
+ */
+static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
+		      const struct named_window *wins, int nwins)
+{
+	const struct metric_spec *sp = NULL;
+	const char *mname = NULL;
+	int first = c->problems.n, i;
+	unsigned seen, bad = 0, hinted = 0;
+	struct hint h;
+	json_t *v;
+
+	r->track_cpu = -1;
+	if (!json_is_object(o))
+		return fail(c, NULL, "expected an object");
+	v = json_object_get(o, "id");
+	if (v && json_is_string(v) && *json_string_value(v)) {
+		r->id = xstrdup(json_string_value(v));
+		c->id = r->id;
+		for (const char *p = r->id; *p; p++) {
+			if (*p == '#' || *p == '\n' || *p == ' ') {
+				fail(c, "id", "ids may not contain spaces or '#'");
+				break;
 			}
 		}
-		if (!known)
-			return fail(c, k, "unknown key");
-	}
-	for (i = 0; metric_keys[i].key; i++)
-		if ((sp->required & metric_keys[i].flag) && !(seen & metric_keys[i].flag))
-			return fail(c, metric_keys[i].key, "missing (metric \"%s\" needs it)", mname);
+		for (i = 0; i < c->index; i++)
+			if (!strcmp(c->rs->rules[i].id, r->id))
+				fail(c, "id", "duplicate id (also rules[%d])", i);
+	} else {
+		char buf[32];
 
+		if (v)
+			fail(c, "id", "expected a non-empty string");
+		snprintf(buf, sizeof(buf), "rule-%d", c->index + 1);
+		r->id = xstrdup(buf);
+	}
+	v = json_object_get(o, "metric");
+	if (!v) {
+		fail(c, "metric", "missing");
+	} else if (!json_is_string(v)) {
+		fail(c, "metric", "expected a metric name");
+	} else {
+		mname = json_string_value(v);
+		for (i = 0; i < TRAX_METRIC__COUNT; i++)
+			if (!strcmp(metric_names[i], mname))
+				break;
+		if (i == TRAX_METRIC__COUNT) {
+			fail(c, "metric", "unknown metric \"%s\"%s", mname,
+			     hint(&h, mname, metric_names, TRAX_METRIC__COUNT));
+		} else {
+			r->metric = i;
+			sp = &specs[r->metric];
+		}
+	}
+
+	seen = check_rule_keys(c, o, sp, mname, &hinted);
+	if (sp)
+		for (i = 0; metric_keys[i].key; i++)
+			if ((sp->required & metric_keys[i].flag) && !(hinted & metric_keys[i].flag) &&
+			    !json_object_get(o, metric_keys[i].key))
+				fail(c, metric_keys[i].key, "missing (metric \"%s\" needs it)", mname);
+
+	/* keys of every rule */
 	if ((v = json_object_get(o, "description"))) {
 		if (!json_is_string(v))
-			return fail(c, "description", "expected a string");
-		r->description = xstrdup(json_string_value(v));
+			fail(c, "description", "expected a string");
+		else
+			r->description = xstrdup(json_string_value(v));
 	}
-	if ((v = json_object_get(o, "task")) && (ret = parse_selector(c, v, &r->task)))
-		return ret;
-	if ((v = json_object_get(o, "cpus")) &&
-	    (ret = parse_cpu_list(c, "cpus", v, &r->cpus, &r->ncpus, &r->cpus_name)))
-		return ret;
-	if ((v = json_object_get(o, "from")) &&
-	    (ret = parse_cpu_list(c, "from", v, &r->from_cpus, &r->nfrom, &r->from_name)))
-		return ret;
-	if ((v = json_object_get(o, "to")) &&
-	    (ret = parse_cpu_list(c, "to", v, &r->to_cpus, &r->nto, &r->to_name)))
-		return ret;
-	if ((v = json_object_get(o, "stat"))) {
-		if (!json_is_string(v))
-			return fail(c, "stat", "expected a statistic name");
-		if ((ret = parse_stat(c, json_string_value(v), r)))
-			return ret;
-	}
-	if ((metric_is_distribution(r->metric) || metric_is_memory_track(r->metric)) && !r->stat)
-		r->stat = TRAX_STAT_MAX;
-	if (metric_is_distribution(r->metric) &&
-	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW ||
-	     r->stat == TRAX_STAT_FIRST || r->stat == TRAX_STAT_LAST))
-		return fail(c, "stat", "not a statistic of a latency distribution");
-	if (metric_is_memory_track(r->metric) && r->stat != TRAX_STAT_MAX &&
-	    r->stat != TRAX_STAT_MIN && r->stat != TRAX_STAT_FIRST && r->stat != TRAX_STAT_LAST)
-		return fail(c, "stat", "a memory total takes max, min, first or last");
-	{
-		static const struct {
-			const char *key;
-			size_t off;
-		} globs[] = {
-			{ "heap", offsetof(struct trax_rule, heap) },
-			{ "client", offsetof(struct trax_rule, client) },
-			{ "timeline", offsetof(struct trax_rule, timeline) },
-			{ "driver", offsetof(struct trax_rule, driver) },
-		};
-
-		for (i = 0; i < (int)(sizeof(globs) / sizeof(globs[0])); i++) {
-			if (!(v = json_object_get(o, globs[i].key)))
-				continue;
-			if (!json_is_string(v) || !*json_string_value(v))
-				return fail(c, globs[i].key, "expected a name or a glob");
-			*(char **)((char *)r + globs[i].off) = xstrdup(json_string_value(v));
-		}
-	}
-	if ((v = json_object_get(o, "where")) && (ret = parse_where(c, v, &r->where)))
-		return ret;
-	if ((v = json_object_get(o, "zone"))) {
-		if (!json_is_string(v) || !*json_string_value(v))
-			return fail(c, "zone", "expected a thermal zone name");
-		r->zone = xstrdup(json_string_value(v));
-	}
-	if ((v = json_object_get(o, "track"))) {
-		if (!json_is_string(v) || !*json_string_value(v))
-			return fail(c, "track", "expected a track name (cpu_frequency, cpu_idle, "
-				    "thermal_temperature, cdev_update, ...)");
-		r->track = xstrdup(json_string_value(v));
-	}
-	if ((v = json_object_get(o, "cpu"))) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return fail(c, "cpu", "expected a CPU number");
-		r->track_cpu = json_integer_value(v);
-	}
-	if ((v = json_object_get(o, "query"))) {
-		if (!json_is_string(v) || !*json_string_value(v))
-			return fail(c, "query", "expected an SQL SELECT");
-		r->query = xstrdup(json_string_value(v));
-	}
-	if ((v = json_object_get(o, "range"))) {
-		if (!json_is_array(v) || json_array_size(v) != 2)
-			return fail(c, "range", "expected [low, high] (numbers in mC, or strings "
-				    "with a unit: [\"0 C\", \"75 C\"])");
-		for (i = 0; i < 2; i++) {
-			char key[16];
-
-			snprintf(key, sizeof(key), "range[%d]", i);
-			if ((ret = parse_level(c, key, json_array_get(v, i), TRAX_DIM_TEMP,
-					       &r->range[i])))
-				return ret;
-		}
-		if (r->range[0] > r->range[1])
-			return fail(c, "range", "low is above high");
-	}
-	if (r->metric == TRAX_METRIC_COUNTER) {
-		if ((r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW) &&
-		    !(seen & K_LEVEL))
-			return fail(c, "level", "missing (stat \"%s\" needs it)",
-				    r->stat == TRAX_STAT_TIME_ABOVE ? "time_above" : "time_below");
-		if ((v = json_object_get(o, "level"))) {
-			enum trax_dim d = !strcmp(r->track, "cpu_frequency") ? TRAX_DIM_FREQ :
-				!strcmp(r->track, "thermal_temperature") ? TRAX_DIM_TEMP :
-				TRAX_DIM_COUNT;
-
-			if ((ret = parse_level(c, "level", v, d, &r->level)))
-				return ret;
-		}
-	}
-
-	/* window */
-	if ((v = json_object_get(o, "window"))) {
-		if (json_is_string(v) && strcmp(json_string_value(v), "complete")) {
-			for (i = 0; i < nwins; i++)
-				if (!strcmp(wins[i].name, json_string_value(v)))
-					break;
-			if (i == nwins)
-				return fail(c, "window", "unknown window \"%s\"",
-					    json_string_value(v));
-			window_copy(&r->window, &wins[i].w);
-		} else if ((ret = parse_window_obj(c, "window", v, &r->window))) {
-			return ret;
-		}
-	}
-
+	if ((v = json_object_get(o, "window")))
+		parse_rule_window(c, v, r, wins, nwins);
 	if ((v = json_object_get(o, "edges"))) {
-		if (!json_is_string(v) || (strcmp(json_string_value(v), "clip") &&
-					    strcmp(json_string_value(v), "drop")))
-			return fail(c, "edges", "expected \"clip\" or \"drop\"");
-		r->edges_drop = !strcmp(json_string_value(v), "drop");
+		static const char *const edges[] = { "clip", "drop", NULL };
+
+		r->edges_drop = parse_choice(c, "edges", v, edges, "\"clip\" or \"drop\"") == 1;
 	}
 	if ((v = json_object_get(o, "severity"))) {
-		if (!json_is_string(v) || (strcmp(json_string_value(v), "error") &&
-					    strcmp(json_string_value(v), "warn")))
-			return fail(c, "severity", "expected \"error\" or \"warn\"");
-		r->warn = !strcmp(json_string_value(v), "warn");
+		static const char *const sev[] = { "error", "warn", NULL };
+
+		r->warn = parse_choice(c, "severity", v, sev, "\"error\" or \"warn\"") == 1;
 	}
 	if ((v = json_object_get(o, "xfail"))) {
 		if (json_is_boolean(v)) {
@@ -1136,91 +1303,177 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 			r->xfail = 1;
 			r->xfail_reason = xstrdup(json_string_value(v));
 		} else {
-			return fail(c, "xfail", "expected true/false or the reason");
+			fail(c, "xfail", "expected true/false or the reason");
 		}
 	}
-	if ((v = json_object_get(o, "requires"))) {
-		size_t n;
-		json_t *e;
+	if ((v = json_object_get(o, "requires")))
+		parse_requires(c, v, r);
+	if ((v = json_object_get(o, "buffer"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			fail(c, "buffer", "expected a buffer number");
+		else
+			r->buffer = json_integer_value(v);
+	}
+	if (!json_object_get(o, "expect"))
+		fail(c, "expect", "missing");
+	if (!sp)
+		goto out;	/* the rest depends on the metric */
 
-		if (json_is_string(v)) {
-			r->requires = calloc(1, sizeof(char *));
-			if (!r->requires)
-				abort();
-			r->requires[r->nrequires++] = xstrdup(json_string_value(v));
-		} else if (json_is_array(v)) {
-			r->requires = calloc(json_array_size(v) + 1, sizeof(char *));
-			if (!r->requires)
-				abort();
-			json_array_foreach(v, n, e) {
-				if (!json_is_string(e))
-					return fail(c, "requires", "item %zu: expected an event name",
-						    n);
-				r->requires[r->nrequires++] = xstrdup(json_string_value(e));
-			}
-		} else {
-			return fail(c, "requires", "expected an event name or a list of them");
+	/* the metric's parameters (only those it takes: seen) */
+	if ((seen & K_TASK) && (v = json_object_get(o, "task")))
+		parse_selector(c, v, &r->task);
+	if ((seen & K_CPUS) && (v = json_object_get(o, "cpus")))
+		parse_cpu_list(c, "cpus", v, &r->cpus, &r->ncpus, &r->cpus_name);
+	if ((seen & K_FROMTO) && (v = json_object_get(o, "from")))
+		parse_cpu_list(c, "from", v, &r->from_cpus, &r->nfrom, &r->from_name);
+	if ((seen & K_FROMTO) && (v = json_object_get(o, "to")))
+		parse_cpu_list(c, "to", v, &r->to_cpus, &r->nto, &r->to_name);
+	if ((seen & K_STAT) && (v = json_object_get(o, "stat"))) {
+		if (!json_is_string(v))
+			bad |= BAD_STAT, fail(c, "stat", "expected a statistic name");
+		else if (parse_stat(c, json_string_value(v), r))
+			bad |= BAD_STAT;
+	}
+	if ((metric_is_distribution(r->metric) || metric_is_memory_track(r->metric)) && !r->stat)
+		r->stat = TRAX_STAT_MAX;
+	if (!(bad & BAD_STAT) && metric_is_distribution(r->metric) &&
+	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW ||
+	     r->stat == TRAX_STAT_FIRST || r->stat == TRAX_STAT_LAST))
+		bad |= BAD_STAT, fail(c, "stat", "not a statistic of a latency distribution");
+	if (!(bad & BAD_STAT) && metric_is_memory_track(r->metric) && r->stat != TRAX_STAT_MAX &&
+	    r->stat != TRAX_STAT_MIN && r->stat != TRAX_STAT_FIRST && r->stat != TRAX_STAT_LAST)
+		bad |= BAD_STAT, fail(c, "stat", "a memory total takes max, min, first or last");
+	{
+		static const struct {
+			const char *key;
+			unsigned flag;
+			size_t off;
+		} globs[] = {
+			{ "heap", K_HEAP, offsetof(struct trax_rule, heap) },
+			{ "client", K_CLIENT, offsetof(struct trax_rule, client) },
+			{ "timeline", K_TIMELINE, offsetof(struct trax_rule, timeline) },
+			{ "driver", K_DRIVER, offsetof(struct trax_rule, driver) },
+		};
+
+		for (i = 0; i < (int)(sizeof(globs) / sizeof(globs[0])); i++) {
+			if (!(seen & globs[i].flag) || !(v = json_object_get(o, globs[i].key)))
+				continue;
+			if (!json_is_string(v) || !*json_string_value(v))
+				fail(c, globs[i].key, "expected a name or a glob");
+			else
+				*(char **)((char *)r + globs[i].off) = xstrdup(json_string_value(v));
 		}
 	}
-	if ((v = json_object_get(o, "aggregate"))) {
+	if ((seen & K_WHERE) && (v = json_object_get(o, "where")))
+		parse_where(c, v, &r->where);
+	if ((seen & K_ZONE) && (v = json_object_get(o, "zone"))) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			fail(c, "zone", "expected a thermal zone name");
+		else
+			r->zone = xstrdup(json_string_value(v));
+	}
+	if ((seen & K_TRACK) && (v = json_object_get(o, "track"))) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			bad |= BAD_TRACK, fail(c, "track", "expected a track name (cpu_frequency, "
+					      "cpu_idle, thermal_temperature, cdev_update, ...)");
+		else
+			r->track = xstrdup(json_string_value(v));
+	}
+	if (r->metric == TRAX_METRIC_COUNTER && !r->track)
+		bad |= BAD_TRACK;	/* missing: said above */
+	if ((seen & K_CPU) && (v = json_object_get(o, "cpu"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			fail(c, "cpu", "expected a CPU number");
+		else
+			r->track_cpu = json_integer_value(v);
+	}
+	if ((seen & K_QUERY) && (v = json_object_get(o, "query"))) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			fail(c, "query", "expected an SQL SELECT");
+		else
+			r->query = xstrdup(json_string_value(v));
+	}
+	if ((seen & K_RANGE) && (v = json_object_get(o, "range"))) {
+		if (!json_is_array(v) || json_array_size(v) != 2) {
+			fail(c, "range", "expected [low, high] (numbers in mC, or strings with a "
+			     "unit: [\"0 C\", \"75 C\"])");
+		} else {
+			int ok = 1;
+
+			for (i = 0; i < 2; i++) {
+				char key[16];
+
+				snprintf(key, sizeof(key), "range[%d]", i);
+				if (parse_level(c, key, json_array_get(v, i), TRAX_DIM_TEMP,
+						&r->range[i], &r->range_bare[i]))
+					ok = 0;
+			}
+			/* bounds of the same kind compare here; a bare one and one with a unit
+			 * only once the track's unit is known */
+			if (ok && r->range_bare[0] == r->range_bare[1] && r->range[0] > r->range[1])
+				fail(c, "range", "low is above high");
+		}
+	}
+	if (r->metric == TRAX_METRIC_COUNTER && !(bad & (BAD_STAT | BAD_TRACK))) {
+		if ((r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW) &&
+		    !(seen & K_LEVEL))
+			fail(c, "level", "missing (stat \"%s\" needs it)",
+			     r->stat == TRAX_STAT_TIME_ABOVE ? "time_above" : "time_below");
+		if ((seen & K_LEVEL) && (v = json_object_get(o, "level"))) {
+			enum trax_dim d = !strcmp(r->track, "cpu_frequency") ? TRAX_DIM_FREQ :
+				!strcmp(r->track, "thermal_temperature") ? TRAX_DIM_TEMP :
+				TRAX_DIM_COUNT;
+
+			parse_level(c, "level", v, d, &r->level, &r->level_bare);
+		}
+	}
+	if ((seen & K_AGG) && (v = json_object_get(o, "aggregate"))) {
 		static const char *const aggs[] = { "none", "sum", "max", "min", "mean", "all",
 						    "any", NULL };
 
-		if (!json_is_string(v))
-			return fail(c, "aggregate", "expected sum, max, min, mean, all or any");
-		for (i = 0; aggs[i]; i++)
-			if (!strcmp(aggs[i], json_string_value(v)))
-				break;
-		if (!aggs[i])
-			return fail(c, "aggregate", "unknown aggregate \"%s\" (sum, max, min, mean, "
-				    "all, any)", json_string_value(v));
-		r->aggregate = i;
-	}
-	if ((v = json_object_get(o, "buffer"))) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return fail(c, "buffer", "expected a buffer number");
-		r->buffer = json_integer_value(v);
+		i = parse_choice(c, "aggregate", v, aggs, "sum, max, min, mean, all or any");
+		r->aggregate = i < 0 ? TRAX_AGG_NONE : (enum trax_aggregate)i;
 	}
 
 	/* expect, last: its unit decides between time and percent */
 	v = json_object_get(o, "expect");
-	if (!v)
-		return fail(c, "expect", "missing");
-	if (json_is_number(v)) {
+	if (!v || (bad & (BAD_STAT | BAD_TRACK))) {
+		bad |= BAD_EXPECT;	/* missing (said above), or its dimension is unknown */
+	} else if (json_is_number(v) || json_is_string(v)) {
+		/* a number N is "== N": a count, or 0 of anything; any other value needs a unit */
 		char buf[64];
-
-		snprintf(buf, sizeof(buf), "== %.17g", json_number_value(v));
-		ret = parse_expect(c, buf, TRAX_DIM_COUNT, 0, &r->expect);
-	} else if (json_is_string(v)) {
+		const char *text = buf;
 		enum trax_dim d = sp->dim;
-		int pct = sp->percent_ok;
+		int pct = sp->percent_ok, any = r->metric == TRAX_METRIC_SQL;
 
-		if (r->metric == TRAX_METRIC_COUNTER)
+		if (json_is_number(v))
+			snprintf(buf, sizeof(buf), "%.17g", json_number_value(v));
+		else
+			text = json_string_value(v);
+		if (r->metric == TRAX_METRIC_COUNTER) {
 			d = track_dim(r);
+			/* a counter of a track of unknown unit takes the expectation's own */
+			any = d == TRAX_DIM_COUNT && r->stat != TRAX_STAT_COUNT;
+		}
 		if (metric_is_distribution(r->metric) && r->stat == TRAX_STAT_COUNT)
 			d = TRAX_DIM_COUNT;
 		if (r->metric == TRAX_METRIC_COUNTER &&
 		    r->stat != TRAX_STAT_TIME_ABOVE && r->stat != TRAX_STAT_TIME_BELOW)
 			pct = 0;
-		ret = parse_expect(c, json_string_value(v), d, pct, &r->expect);
-		/* a counter of an unknown track takes the expectation's own dimension */
-		if (ret && r->metric == TRAX_METRIC_COUNTER && d == TRAX_DIM_COUNT) {
-			trax_error_clear(c->err);
-			free(r->expect.text);
-			ret = parse_expect(c, json_string_value(v), TRAX_DIM_COUNT, 1, &r->expect);
-		}
+		if (parse_expect(c, "expect", text, d, pct, any, &r->expect))
+			bad |= BAD_EXPECT;
 	} else {
-		return fail(c, "expect", "expected a string such as \">= 75 %%\"");
+		bad |= BAD_EXPECT;
+		fail(c, "expect", "expected a string such as \">= 75 %%\"");
 	}
-	if (ret)
-		return ret;
-	if (r->metric == TRAX_METRIC_COUNTER &&
+	if (!(bad & BAD_EXPECT) && r->metric == TRAX_METRIC_COUNTER &&
 	    (r->stat == TRAX_STAT_TIME_ABOVE || r->stat == TRAX_STAT_TIME_BELOW))
 		r->stat_percent = r->expect.dim == TRAX_DIM_PERCENT;
 	/* after expect: the value's dimension (time or percent) follows it */
-	if ((v = json_object_get(o, "regression")) && (ret = parse_regression(c, v, r)))
-		return ret;
-	return 0;
+	if (!(bad & BAD_EXPECT) && (v = json_object_get(o, "regression")))
+		parse_regression(c, v, r);
+out:
+	return c->problems.n > first ? -TRAX_E_RULES : 0;
 }
 
 static void rule_release(struct trax_rule *r)
@@ -1280,23 +1533,88 @@ void trax_rules_free(struct trax_rules *rs)
 	free(rs);
 }
 
-int trax_rules_parse(const char *text, const char *path, struct trax_rules **out,
-		     struct trax_error *err)
+/* The root's "topology": groups of CPUs by name. */
+static void parse_topology(struct ctx *c, json_t *v, struct trax_rules *rs)
 {
-	struct ctx c = { .path = path, .err = err, .index = -1 };
+	const char *k;
+	json_t *x;
+
+	if (!json_is_object(v)) {
+		fail(c, "topology", "expected {\"name\": [cpus], ...}");
+		return;
+	}
+	rs->groups = calloc(json_object_size(v) + 1, sizeof(*rs->groups));
+	if (!rs->groups)
+		abort();
+	json_object_foreach(v, k, x) {
+		/* a group with a problem keeps its name: rules naming it are not wrong too */
+		struct trax_group *g = &rs->groups[rs->ngroups++];
+		char key[160];
+
+		g->name = xstrdup(k);
+		snprintf(key, sizeof(key), "topology.%s", k);
+		if (json_is_string(x))
+			fail(c, key, "expected a list of CPUs");
+		else
+			parse_cpu_list(c, key, x, &g->cpus, &g->ncpus, NULL);
+	}
+}
+
+/* The root's "windows": named windows; one with a problem is marked bad. */
+static void parse_windows(struct ctx *c, json_t *v, struct named_window **wins, int *nwins)
+{
+	const char *k;
+	json_t *x;
+
+	if (!json_is_object(v)) {
+		fail(c, "windows", "expected {\"name\": {...}, ...}");
+		return;
+	}
+	*wins = calloc(json_object_size(v) + 1, sizeof(**wins));
+	if (!*wins)
+		abort();
+	json_object_foreach(v, k, x) {
+		struct named_window *nw = &(*wins)[(*nwins)++];
+		char key[160];
+
+		snprintf(key, sizeof(key), "windows.%s", k);
+		nw->name = xstrdup(k);
+		if (parse_window_obj(c, key, x, &nw->w))
+			nw->bad = 1;
+		else
+			nw->w.name = xstrdup(k);
+	}
+}
+
+int trax_rules_parse(const char *text, const char *path, struct trax_rules **out,
+		     struct trax_error_list *problems, struct trax_error *err)
+{
+	static const char *const root_keys[] = { "topology", "windows", "rules", "description",
+						 "version", NULL };
+	struct ctx c = { .path = path, .index = -1 };
 	struct named_window *wins = NULL;
 	struct trax_rules *rs;
 	json_error_t jerr;
 	json_t *root, *v, *x;
 	const char *k;
-	int nwins = 0, ret = 0;
+	int nwins = 0;
 	size_t i;
 
 	*out = NULL;
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		return trax_error_set(err, TRAX_E_RULES, "%s:%d:%d: %s", path, jerr.line,
-				      jerr.column, jerr.text);
+	if (!root) {
+		/* jansson stops at the first syntax error: that one is all there is to say */
+		trax_error_set(err, TRAX_E_RULES, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+			       jerr.text);
+		if (problems) {
+			struct trax_error e = { 0 };
+
+			trax_error_set(&e, TRAX_E_RULES, "%s:%d:%d: %s", path, jerr.line,
+				       jerr.column, jerr.text);
+			trax_error_list_add(problems, e.msg);
+		}
+		return -TRAX_E_RULES;
+	}
 	rs = calloc(1, sizeof(*rs));
 	if (!rs)
 		abort();
@@ -1304,67 +1622,28 @@ int trax_rules_parse(const char *text, const char *path, struct trax_rules **out
 	sha256_hex(text, strlen(text), rs->sha256);
 	c.rs = rs;
 	if (!json_is_object(root)) {
-		ret = fail(&c, NULL, "expected an object with \"rules\"");
+		fail(&c, NULL, "expected an object with \"rules\"");
 		goto out;
 	}
 	json_object_foreach(root, k, v) {
-		if (strcmp(k, "topology") && strcmp(k, "windows") && strcmp(k, "rules") &&
-		    strcmp(k, "description") && strcmp(k, "version")) {
-			ret = fail(&c, k, "unknown key (topology, windows, rules, description)");
-			goto out;
-		}
-	}
-	if ((v = json_object_get(root, "topology"))) {
-		if (!json_is_object(v)) {
-			ret = fail(&c, "topology", "expected {\"name\": [cpus], ...}");
-			goto out;
-		}
-		rs->groups = calloc(json_object_size(v) + 1, sizeof(*rs->groups));
-		if (!rs->groups)
-			abort();
-		json_object_foreach(v, k, x) {
-			struct trax_group *g = &rs->groups[rs->ngroups++];
-			char key[128];
+		int known = 0;
 
-			g->name = xstrdup(k);
-			snprintf(key, sizeof(key), "topology.%s", k);
-			ret = parse_cpu_list(&c, key, x, &g->cpus, &g->ncpus, NULL);
-			if (ret)
-				goto out;
-			if (json_is_string(x)) {
-				ret = fail(&c, key, "expected a list of CPUs");
-				goto out;
-			}
-		}
+		for (int j = 0; root_keys[j]; j++)
+			known |= !strcmp(root_keys[j], k);
+		if (!known)
+			unknown_key(&c, k, k, root_keys, 1);
 	}
-	if ((v = json_object_get(root, "windows"))) {
-		if (!json_is_object(v)) {
-			ret = fail(&c, "windows", "expected {\"name\": {...}, ...}");
-			goto out;
-		}
-		wins = calloc(json_object_size(v) + 1, sizeof(*wins));
-		if (!wins)
-			abort();
-		json_object_foreach(v, k, x) {
-			char key[128];
-
-			snprintf(key, sizeof(key), "windows.%s", k);
-			wins[nwins].name = xstrdup(k);
-			memset(&wins[nwins].w, 0, sizeof(wins[nwins].w));
-			nwins++;
-			ret = parse_window_obj(&c, key, x, &wins[nwins - 1].w);
-			if (ret)
-				goto out;
-			wins[nwins - 1].w.name = xstrdup(k);
-		}
-	}
+	if ((v = json_object_get(root, "topology")))
+		parse_topology(&c, v, rs);
+	if ((v = json_object_get(root, "windows")))
+		parse_windows(&c, v, &wins, &nwins);
 	v = json_object_get(root, "rules");
 	if (!v || !json_is_array(v)) {
-		ret = fail(&c, "rules", v ? "expected a list of rules" : "missing");
+		fail(&c, "rules", v ? "expected a list of rules" : "missing");
 		goto out;
 	}
 	if (!json_array_size(v)) {
-		ret = fail(&c, "rules", "no rules");
+		fail(&c, "rules", "no rules");
 		goto out;
 	}
 	rs->rules = calloc(json_array_size(v), sizeof(*rs->rules));
@@ -1375,9 +1654,7 @@ int trax_rules_parse(const char *text, const char *path, struct trax_rules **out
 		c.id = NULL;
 		rs->rules[i].index = i;
 		rs->nrules = i + 1;
-		ret = parse_rule(&c, x, &rs->rules[i], wins, nwins);
-		if (ret)
-			goto out;
+		parse_rule(&c, x, &rs->rules[i], wins, nwins);
 	}
 out:
 	for (int w = 0; w < nwins; w++) {
@@ -1386,16 +1663,28 @@ out:
 	}
 	free(wins);
 	json_decref(root);
-	if (ret) {
+	if (c.problems.n) {
+		int n = c.problems.n;
+
+		if (n > 1)
+			trax_error_set(err, TRAX_E_RULES, "%s (and %d more problem%s)",
+				       c.problems.msg[0], n - 1, n > 2 ? "s" : "");
+		else
+			trax_error_set(err, TRAX_E_RULES, "%s", c.problems.msg[0]);
+		for (int j = 0; problems && j < n; j++)
+			trax_error_list_add(problems, c.problems.msg[j]);
+		trax_error_list_release(&c.problems);
 		trax_rules_free(rs);
-		return ret;
+		return -TRAX_E_RULES;
 	}
 	*out = rs;
 	return 0;
 }
 
-int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error *err)
+int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error_list *problems,
+		    struct trax_error *errp)
 {
+	struct trax_error local = { 0 }, *err = errp ? errp : &local;
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	FILE *f;
@@ -1404,22 +1693,37 @@ int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error
 
 	*out = NULL;
 	f = fopen(path, "r");
-	if (!f)
-		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+	if (!f) {
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		strbuf_add(&sb, buf, n);
 	if (ferror(f)) {
 		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
 		fclose(f);
-		strbuf_release(&sb);
-		return ret;
+		goto fail;
 	}
 	fclose(f);
 	if (memchr(sb.buf, '\0', sb.len)) {
-		strbuf_release(&sb);
-		return trax_error_set(err, TRAX_E_RULES, "%s: not a text file", path);
+		ret = trax_error_set(err, TRAX_E_RULES, "%s: not a text file", path);
+		goto fail;
 	}
-	ret = trax_rules_parse(sb.buf, path, out, err);
+	ret = trax_rules_parse(sb.buf, path, out, problems, err);
 	strbuf_release(&sb);
 	return ret;
+fail:
+	if (problems)
+		trax_error_list_add(problems, err->msg);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int trax_rules_sniff(const char *path)
+{
+	json_t *root = json_load_file(path, 0, NULL);
+	int yes = json_is_object(root) && json_is_array(json_object_get(root, "rules"));
+
+	json_decref(root);
+	return yes;
 }

@@ -151,10 +151,15 @@ struct trax_rule {
 	enum trax_aggregate aggregate;
 	enum trax_stat stat;
 	double pct;			/* TRAX_STAT_PCT: 0..100 */
-	double level;			/* TIME_ABOVE / TIME_BELOW threshold, in base units */
+	double level;			/* TIME_ABOVE / TIME_BELOW threshold: in base units, or
+					 * in the track's own unit when level_bare */
+	int level_bare;			/* level was a bare number: in the unit the track stores
+					 * (kHz for cpu_frequency), converted per track */
 	int stat_percent;		/* time_above/below and residencies as a percentage */
 	char *zone;			/* thermal_residency, counter */
-	double range[2];		/* thermal_residency [lo, hi] in mC */
+	double range[2];		/* thermal_residency [lo, hi]: in mC, or in the track's
+					 * own unit where range_bare */
+	int range_bare[2];		/* that bound was a bare number */
 	char *track;			/* counter: track name */
 	int track_cpu;			/* counter: -1 any */
 	int *from_cpus, *to_cpus;	/* switch */
@@ -185,14 +190,20 @@ struct trax_rules {
 
 /*
  * Load and validate a rule file. On success *out holds the rules (caller frees with
- * trax_rules_free()). On error returns a negative code and err holds one line:
- * "r.json:12:7: syntax error: ..." for JSON syntax, or
- * "r.json: rules[3] (id \"temp\").expect: unknown unit \"mss\"" for semantic errors.
+ * trax_rules_free()). On error *out is NULL and a negative code is returned; every problem of
+ * the file is found, not only the first, one line each:
+ * "r.json:12:7: syntax error: ..." for JSON syntax (the only one then), or
+ * "r.json: rules[3] (id \"temp\").expect: unknown unit \"mss\" (did you mean \"ms\"?)".
+ * problems (may be NULL) gets every line appended (the caller releases it with
+ * trax_error_list_release()); err the first one, with "(and N more problems)".
  */
-int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error *err);
+int trax_rules_load(const char *path, struct trax_rules **out, struct trax_error_list *problems,
+		    struct trax_error *err);
 /* The same from a string (path is only used in messages). */
 int trax_rules_parse(const char *text, const char *path, struct trax_rules **out,
-		     struct trax_error *err);
+		     struct trax_error_list *problems, struct trax_error *err);
+/* Whether the file at path reads as a rule file (a JSON object with a "rules" list). */
+int trax_rules_sniff(const char *path);
 void trax_rules_free(struct trax_rules *rs);
 
 /* The dimension a metric's value has for this rule (residency: time or percent, ...). */
@@ -200,6 +211,12 @@ enum trax_dim trax_rule_value_dim(const struct trax_rule *r);
 
 /* Parse a decimal seconds string ("106439.678991") into ns exactly; 0 or -1. */
 int trax_parse_seconds(const char *s, int64_t *ns);
+
+/*
+ * A unit's dimension and size in its dimension's base unit ("kHz": TRAX_DIM_FREQ, 1000).
+ * Returns 0, or -1 for a name that is not a unit.
+ */
+int trax_unit_lookup(const char *unit, enum trax_dim *dim, double *scale);
 
 /* Format a base-unit value in the threshold's unit ("0.125 ms"); returns buf. */
 char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf, size_t len);

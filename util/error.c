@@ -1,8 +1,10 @@
 /* util/error.c: error codes to text and the error-message helpers. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 #define _E(name, text) text,
 static const char *const error_text[] = { TRAX_ERRORS };
@@ -49,4 +51,26 @@ void trax_error_clear(struct trax_error *err)
 		err->code = 0;
 		err->msg[0] = '\0';
 	}
+}
+
+void trax_error_list_add(struct trax_error_list *l, const char *msg)
+{
+	char *m = strdup(msg);
+
+	if (!m)
+		abort();
+	for (char *p = m; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	TRAX_GROW(l->msg, l->n, l->cap, 8);
+	l->msg[l->n++] = m;
+}
+
+void trax_error_list_release(struct trax_error_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->msg[i]);
+	free(l->msg);
+	l->msg = NULL;
+	l->n = l->cap = 0;
 }

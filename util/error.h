@@ -44,4 +44,18 @@ int trax_error_vset(struct trax_error *err, int code, const char *fmt, va_list a
 /* Clear err (may be NULL). */
 void trax_error_clear(struct trax_error *err);
 
+/*
+ * Several problems at once (every error of a rule file): one complete line each, in the order
+ * they were found. Zero-initialise; release with trax_error_list_release().
+ */
+struct trax_error_list {
+	char **msg;
+	int n, cap;
+};
+
+/* Append a copy of msg (newlines become spaces: one line each). */
+void trax_error_list_add(struct trax_error_list *l, const char *msg);
+/* Free the lines; l is left empty (and may be reused). */
+void trax_error_list_release(struct trax_error_list *l);
+
 #endif

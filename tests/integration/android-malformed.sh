@@ -101,7 +101,7 @@ bad_rule() { # desc json message-part
 	_result $? "$1" "exit $rc: $(cat "$TMP/r.out")"
 }
 bad_rule "unknown key in where" '{ "id": "k", "metric": "kills", "where": { "adj": "< 2" },
-	"expect": "== 0" }' 'rules[0] (id "k").where: unknown key "adj"'
+	"expect": "== 0" }' 'rules[0] (id "k").where.adj: unknown key (oom_score_adj, reason, source, comm)'
 bad_rule "a unit on oom_score_adj" '{ "id": "k", "metric": "kills", "where":
 	{ "oom_score_adj": "< 2 ms" }, "expect": "== 0" }' '(id "k").where.oom_score_adj: unit "ms"'
 bad_rule "unknown kill source" '{ "id": "k", "metric": "kills", "where": { "source": "x" },

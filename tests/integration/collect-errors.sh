@@ -63,6 +63,16 @@ is "$(cat "$d/err")" "trax collect: unknown event 'sched:no_such_event' (no $TRA
 	"unknown event: one line naming it"
 check_clean "unknown event" $pid
 
+# a misspelt event: the nearest of this kernel's events (sched_switch is in every kernel here)
+run -e sched:sched_swich -o "$d/x.dat" -- true
+is "$rc" 2 "misspelt event: exit 2"
+is "$(cat "$d/err")" "trax collect: unknown event 'sched:sched_swich' (no $TRACEFS/events/sched/sched_swich; did you mean sched:sched_switch?)" \
+	"misspelt event: the nearest one"
+check_clean "misspelt event" $pid
+run -e sched_swich -o "$d/x.dat" -- true
+is "$(cat "$d/err")" "trax collect: unknown event 'sched_swich' (no such event or system in $TRACEFS/events; did you mean sched_switch?)" \
+	"misspelt bare event name: the nearest one"
+
 run -p sched,nosuchpreset -o "$d/x.dat" -- true
 is "$rc" 2 "unknown preset: exit 2"
 grep -q "unknown preset 'nosuchpreset' (presets: sched, power, thermal, memory, fence, android)" "$d/err"

@@ -138,8 +138,22 @@ static void test_errors(void **state)
 	assert_string_equal(resolve("dup", NULL, -TRAX_E_USAGE, &missing, &err),
 			    "event name 'dup' is in several systems (a:dup, b:dup): name one as "
 			    "SYSTEM:NAME");
+	/* a misspelt name: the nearest of the kernel's events, or of the presets */
+	snprintf(want, sizeof(want), "unknown event 'sched:sched_swich' (no "
+		 "%s/events/sched/sched_swich; did you mean sched:sched_switch?)", dir);
+	assert_string_equal(resolve("sched:sched_swich", NULL, -TRAX_E_USAGE, &missing, &err),
+			    want);
+	snprintf(want, sizeof(want), "unknown event 'sched_wakep' (no such event or system in "
+		 "%s/events; did you mean sched_wakeup?)", dir);
+	assert_string_equal(resolve("sched_wakep", NULL, -TRAX_E_USAGE, &missing, &err), want);
+	snprintf(want, sizeof(want), "unknown event system 'shced' (not in %s/events; did you "
+		 "mean sched:sched_waking?)", dir);
+	assert_string_equal(resolve("shced:sched_waking", NULL, -TRAX_E_USAGE, &missing, &err),
+			    want);
 	assert_string_equal(resolve(NULL, "schedx", -TRAX_E_USAGE, &missing, &err),
-			    "unknown preset 'schedx' (presets: sched, power, thermal, memory, "
+			    "unknown preset 'schedx' (did you mean sched?)");
+	assert_string_equal(resolve(NULL, "nosuchpreset", -TRAX_E_USAGE, &missing, &err),
+			    "unknown preset 'nosuchpreset' (presets: sched, power, thermal, memory, "
 			    "fence, android)");
 	assert_string_equal(resolve(NULL, "thermal", -TRAX_E_USAGE, &missing, &err),
 			    "preset 'thermal': this kernel has none of its events "

@@ -124,7 +124,7 @@ static double value(struct fx *f, const char *rule)
 	int n = 0, utid = -1;
 
 	snprintf(json, sizeof(json), "{\"rules\": [%s]}", rule);
-	if (trax_rules_parse(json, "t.json", &rs, &err))
+	if (trax_rules_parse(json, "t.json", &rs, NULL, &err))
 		fail_msg("%s", err.msg);
 	if (rs->rules[0].task.kind != TRAX_SEL_NONE) {
 		assert_int_equal(trax_select_tasks(f->db, &rs->rules[0].task, &tasks, &n, &err), 0);
@@ -211,7 +211,7 @@ static void test_check_db(void **state)
 		"{\"id\": \"a\", \"metric\": \"runtime\", \"task\": \"t\", \"expect\": \"== 750 us\"},"
 		"{\"id\": \"b\", \"metric\": \"runtime\", \"task\": \"nobody\", \"expect\": \">= 0 s\"},"
 		"{\"id\": \"c\", \"metric\": \"thermal_residency\", \"zone\": \"z\", \"range\": [0, 1],"
-		" \"expect\": \"> 0 %\"}]}", "t.json", &rs, &err), 0);
+		" \"expect\": \"> 0 %\"}]}", "t.json", &rs, NULL, &err), 0);
 	assert_int_equal(trax_check_db(rs, f->db, "canned", &v, &err), 0);
 	assert_int_equal(v.n, 3);
 	assert_int_equal(v.res[0].verdict, TRAX_PASS);

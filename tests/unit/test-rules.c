@@ -15,7 +15,7 @@ static struct trax_rules *parse_ok(const char *json)
 	struct trax_rules *rs = NULL;
 	struct trax_error err = { 0 };
 
-	if (trax_rules_parse(json, "t.json", &rs, &err))
+	if (trax_rules_parse(json, "t.json", &rs, NULL, &err))
 		fail_msg("unexpected error: %s", err.msg);
 	return rs;
 }
@@ -25,7 +25,7 @@ static void parse_err(const char *json, const char *want)
 	struct trax_rules *rs = NULL;
 	struct trax_error err = { 0 };
 
-	assert_int_equal(trax_rules_parse(json, "t.json", &rs, &err), -TRAX_E_RULES);
+	assert_int_equal(trax_rules_parse(json, "t.json", &rs, NULL, &err), -TRAX_E_RULES);
 	assert_null(rs);
 	if (!strstr(err.msg, want))
 		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
@@ -112,6 +112,29 @@ static void test_thresholds(void **state)
 	trax_rules_free(rs);
 }
 
+/* A bare level is in the track's own unit (converted at evaluation); one with a unit is not. */
+static void test_levels(void **state)
+{
+	struct trax_rules *rs = parse_ok(
+		"{\"rules\": ["
+		"{\"id\": \"a\", \"metric\": \"counter\", \"track\": \"cpu_frequency\", "
+		"\"stat\": \"time_above\", \"level\": 800000, \"expect\": \"> 1 %\"},"
+		"{\"id\": \"b\", \"metric\": \"counter\", \"track\": \"cpu_frequency\", "
+		"\"stat\": \"time_above\", \"level\": \"800 MHz\", \"expect\": \"> 1 %\"},"
+		"{\"id\": \"c\", \"metric\": \"thermal_residency\", \"zone\": \"z\", "
+		"\"range\": [0, \"75 C\"], \"expect\": \"> 1 %\"},"
+		"{\"id\": \"d\", \"metric\": \"activations\", \"task\": \"x\", \"expect\": 3}]}");
+
+	assert_true(rs->rules[0].level == 800000 && rs->rules[0].level_bare);
+	assert_true(rs->rules[1].level == 800e6 && !rs->rules[1].level_bare);
+	assert_true(rs->rules[2].range[0] == 0 && rs->rules[2].range_bare[0]);
+	assert_true(rs->rules[2].range[1] == 75000 && !rs->rules[2].range_bare[1]);
+	/* a JSON number is "== N": a count */
+	assert_int_equal(rs->rules[3].expect.op, TRAX_OP_EQ);
+	assert_true(rs->rules[3].expect.a == 3);
+	trax_rules_free(rs);
+}
+
 static void test_in_group(void **state)
 {
 	struct trax_rules *rs = parse_ok(
@@ -162,6 +185,15 @@ static void test_errors(void **state)
 		  "\"> 1 parsecs\"}]}", "rules[0] (id \"a\").expect: unknown unit \"parsecs\"");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"runtime\", \"task\": \"x\", \"expect\": "
 		  "\"> 1\"}]}", "rules[0] (id \"a\").expect: \"> 1\" needs a unit");
+	/* a JSON number is not a time: it needs a unit like any other threshold */
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"runtime\", \"task\": \"x\", \"expect\": "
+		  "5}]}", "rules[0] (id \"a\").expect: \"5\" needs a unit: the value is a time");
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"counter\", \"track\": "
+		  "\"cpu_frequency\", \"stat\": \"max\", \"expect\": 800000}]}",
+		  "\"800000\" needs a unit: the value is a frequency (Hz, kHz, MHz, GHz)");
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"counter\", \"track\": "
+		  "\"cpu_frequency\", \"stat\": \"time_above\", \"level\": \"1 C\", \"expect\": "
+		  "\"> 1 %\"}]}", ".level: unit \"C\" does not fit: expected a frequency");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"duty_cycle\", \"task\": \"x\", "
 		  "\"expect\": \"> 1 ms\"}]}", "unit \"ms\" does not fit");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"thermal_residency\", \"zone\": \"z\", "
@@ -174,6 +206,56 @@ static void test_errors(void **state)
 		  "\"severity\": \"fatal\"}]}", "t.json: rules[0].severity: expected");
 	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"runtime\", \"task\": \"x\", \"window\": "
 		  "{\"start\": \"5\", \"end\": \"4\"}, \"expect\": \"> 1 ms\"}]}", "end is before start");
+}
+
+/* Every problem of a file, one line each; err holds the first and says how many more. */
+static void test_every_problem(void **state)
+{
+	struct trax_error_list problems = { 0 };
+	struct trax_rules *rs = NULL;
+	struct trax_error err = { 0 };
+
+	assert_int_equal(trax_rules_parse(
+		"{\"rules\": ["
+		"{\"id\": \"a\", \"metric\": \"runtme\", \"task\": \"x\", \"expect\": \"> 1 ms\"},"
+		"{\"id\": \"b\", \"metric\": \"runtime\", \"task\": \"x\", \"expect\": \"> 1 ms\"},"
+		"{\"id\": \"c\", \"metric\": \"runtime\", \"tsk\": \"x\", \"expect\": \"> 1 parsecs\"}"
+		"]}", "t.json", &rs, &problems, &err), -TRAX_E_RULES);
+	assert_null(rs);
+	/* the misspelt "tsk" is not said to be a missing "task" as well */
+	assert_int_equal(problems.n, 3);
+	assert_string_equal(problems.msg[0], "t.json: rules[0] (id \"a\").metric: unknown metric "
+			    "\"runtme\" (did you mean \"runtime\"?)");
+	assert_string_equal(problems.msg[1], "t.json: rules[2] (id \"c\").tsk: unknown key "
+			    "(did you mean \"task\"?)");
+	assert_string_equal(problems.msg[2], "t.json: rules[2] (id \"c\").expect: unknown unit "
+			    "\"parsecs\"");
+	assert_non_null(strstr(err.msg, "unknown metric \"runtme\""));
+	assert_non_null(strstr(err.msg, "(and 2 more problems)"));
+	trax_error_list_release(&problems);
+
+	/* a syntax error is all there is to say */
+	assert_int_equal(trax_rules_parse("{\"rules\": [,]}", "t.json", &rs, &problems, &err),
+			 -TRAX_E_RULES);
+	assert_int_equal(problems.n, 1);
+	assert_non_null(strstr(problems.msg[0], "t.json:1:"));
+	trax_error_list_release(&problems);
+
+	/*
+	 * an event trax knows is taken as it is; one edit away from one is not; real events two
+	 * edits or more from a known one are (clk:clk_enable, rpm:rpm_idle, sched:sched_process_hang
+	 * of Linux 6.x beside clock_enable, cpu_idle, sched_process_wait); SYSTEM:NAME always is
+	 */
+	assert_int_equal(trax_rules_parse(
+		"{\"rules\": [{\"id\": \"a\", \"metric\": \"sql\", \"requires\": [\"sched_waking\", "
+		"\"sched_wakeup\", \"sched_process_free\", \"my_vendor_event\", \"sched:sched_wakeupp\", "
+		"\"clk_enable\", \"rpm_idle\", \"sched_process_hang\"],"
+		" \"query\": \"SELECT 1\", \"expect\": \"== 1\"}]}", "t.json", &rs, &problems, &err), 0);
+	assert_int_equal(rs->rules[0].nrequires, 8);
+	trax_rules_free(rs);
+	parse_err("{\"rules\": [{\"id\": \"a\", \"metric\": \"sql\", \"requires\": \"cpu_frequncy\", "
+		  "\"query\": \"SELECT 1\", \"expect\": \"== 1\"}]}",
+		  "requires: unknown event \"cpu_frequncy\" (did you mean \"cpu_frequency\"?)");
 }
 
 static void test_format_value(void **state)
@@ -194,9 +276,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_in_group),
 		cmocka_unit_test(test_windows_and_selectors),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_every_problem),
 		cmocka_unit_test(test_format_value),
 	};
 
