@@ -1,13 +1,21 @@
 # trax: build, tests, demo and benchmarks.
 #
-#   make            build ./build/trax
-#   make demo       install missing packages, build, run trax on the shipped trace and rules
-#   make check      install missing packages, build, run every test (plain and ASan+UBSan builds)
+#   make            build ./build/trax, the unit tests and the test tools (make deps installs
+#                   their packages)
+#   make demo       install missing packages, build ./build/trax only, run trax on the shipped
+#                   trace and rules, and as root capture and check a live rt-app workload
+#   make check      install missing packages, mount tracefs as root, build, run every test (plain
+#                   and ASan+UBSan builds)
+#   make test       build, then run every test against ./build only
 #   make bench      benchmarks against trace-cmd and the SQLite ceiling (not part of check)
 #   make SANITIZE=1 build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
 #   make V=1        show full compiler command lines
 #   make install    install trax and its man pages under PREFIX (default /usr/local; DESTDIR,
 #                   BINDIR and MANDIR honoured); make uninstall removes them
+# On a fresh Debian 12 machine `make demo` and `make check` are the whole set-up: as root they
+# install the packages they need, otherwise they print the exact apt-get line. The packages of
+# each target are listed once, in scripts/deps.sh. Tests that read ../shared (the reference
+# traces, not part of the repository) report SKIP without it.
 
 VERSION := 0.1.0
 
@@ -89,20 +97,25 @@ $(BUILD)/tools/%: tests/tools/%.c $(LIBTRAX)
 	$(call quiet,CC,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBTRAX) $(LIBS) $(LDFLAGS_ALL)
 
 deps:
-	@scripts/deps.sh build
+	$(Q)scripts/deps.sh all
 
-# The whole suite: the plain build, then the same tests under ASan+UBSan.
+# The whole suite: the plain build, then the same tests under ASan+UBSan. As root, tracefs is
+# mounted first when it is not, so that the capture tests run.
 check:
 	$(Q)scripts/deps.sh check
+	$(Q)scripts/tracefs.sh
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
 	$(Q)tests/run.sh build build-san
 
 test: all
+	$(Q)scripts/tracefs.sh
 	$(Q)tests/run.sh $(BUILD)
 
-demo: deps
-	$(Q)$(MAKE) --no-print-directory all
+# The main job needs only the trax binary (not cmocka or the tests).
+demo:
+	$(Q)scripts/deps.sh demo
+	$(Q)$(MAKE) --no-print-directory $(TRAX)
 	$(Q)scripts/demo.sh $(BUILD)
 
 bench:

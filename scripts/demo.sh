@@ -29,9 +29,10 @@ echo "report: $PWD/$out/report.html"
 echo
 echo "== live: trax collect -w doc/examples/periodic.workload.json, then trax check"
 live_why=
+scripts/tracefs.sh
 if [ "$(id -u)" -ne 0 ]; then
 	live_why="not root (trax collect needs root)"
-elif [ ! -d /sys/kernel/tracing/instances ] && ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+elif [ ! -d /sys/kernel/tracing/instances ]; then
 	live_why="no tracefs at /sys/kernel/tracing"
 elif ! command -v rt-app >/dev/null; then
 	live_why="rt-app is not installed (apt-get install rt-app)"

@@ -1,25 +1,36 @@
 #!/usr/bin/env bash
-# Install the Debian packages trax needs, or say exactly how to.
-#   scripts/deps.sh [build|check|bench]   (default: build)
-# As root, missing packages are installed with apt-get; otherwise the apt-get line is printed
-# and the script fails, so `make demo` / `make check` stop before a confusing build error.
+# Install the Debian packages a make target needs, or say exactly how to.
+#   scripts/deps.sh [all|demo|check|bench]   (default: all)
+# The package lists below are the only ones: one per target of the Makefile.
+#   all    `make`: ./build/trax, the unit tests (cmocka) and the test tools
+#   demo   `make demo`: ./build/trax only, and rt-app for its live capture
+#   check  `make check`: everything the tests use (reference tools, workloads, validators)
+#   bench  `make bench`: as check
+# As root, missing packages are installed with apt-get (after apt-get update when the package
+# lists are absent, as on a fresh machine, or when the install fails on stale lists); otherwise
+# the exact apt-get line is printed and the script fails, so that make stops before a confusing
+# build error.
 set -u
-set_name=${1:-build}
+target=${1:-all}
 
-build=(gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
+# The trax binary: compiler and the libraries it links (Makefile PKGS), fonts for the charts.
+trax=(gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
 	libcairo2-dev libjansson-dev libssl-dev fonts-dejavu-core libfontconfig-dev zlib1g-dev)
+all=("${trax[@]}" libcmocka-dev)
+demo=("${trax[@]}" rt-app)
 # Tests: cmocka, the reference tools trax is compared with, workloads, validators, and the
 # kernel's kselftest runner (linux-source: runner.sh, lib.mk; lib.mk installs with rsync), and
 # man-db with groff-base to render the man pages (tests/integration/man-pages.sh, help-man.sh).
-check=("${build[@]}" libcmocka-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
+check=("${all[@]}" trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
 	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base)
 bench=("${check[@]}")
 
-case "$set_name" in
-build) want=("${build[@]}") ;;
+case "$target" in
+all) want=("${all[@]}") ;;
+demo) want=("${demo[@]}") ;;
 check) want=("${check[@]}") ;;
 bench) want=("${bench[@]}") ;;
-*) echo "deps.sh: unknown package set '$set_name' (build, check, bench)" >&2; exit 2 ;;
+*) echo "deps.sh: unknown target '$target' (all, demo, check, bench)" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -29,16 +40,27 @@ for p in "${want[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
+install=(apt-get install -y -q --no-install-recommends "${missing[@]}")
 if [ "$(id -u)" -ne 0 ]; then
-	echo "trax: missing Debian packages; install them as root with:" >&2
-	echo "  apt-get install -y ${missing[*]}" >&2
+	echo "trax: missing Debian packages for 'make $target'; install them as root with:" >&2
+	echo "  apt-get update && ${install[*]}" >&2
 	exit 1
 fi
-echo "trax: installing ${missing[*]}" >&2
+
+log=/tmp/trax-apt.log
+: >"$log"
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/trax-apt.log 2>&1; then
-	apt-get update -q >>/tmp/trax-apt.log 2>&1
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >>/tmp/trax-apt.log 2>&1 || {
-		echo "trax: apt-get install failed; see /tmp/trax-apt.log" >&2; tail -5 /tmp/trax-apt.log >&2; exit 1; }
+update() {
+	echo "trax: apt-get update" >&2
+	apt-get update -q >>"$log" 2>&1 ||
+		{ echo "trax: apt-get update failed; see $log" >&2; tail -5 "$log" >&2; exit 1; }
+}
+# A fresh machine has no package lists: nothing can be installed before an update.
+compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || update
+echo "trax: installing ${missing[*]} (log: $log)" >&2
+if ! "${install[@]}" >>"$log" 2>&1; then
+	update
+	"${install[@]}" >>"$log" 2>&1 || {
+		echo "trax: apt-get install failed; see $log" >&2; tail -5 "$log" >&2; exit 1; }
 fi
 exit 0

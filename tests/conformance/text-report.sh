@@ -7,12 +7,12 @@
 # their prefixes and numbers them in order of first appearance, a trace.dat in file order.
 . "$(dirname "$0")/../lib.sh"
 
-
-
 if ! command -v trace-cmd >/dev/null; then
 	skip "trace-cmd report forms" "trace-cmd is not installed"
 	finish
 fi
+# without ../shared only the fixtures are checked: the reference traces' part is a skip
+need_shared "$TRACES" "trace-cmd report forms of the reference traces"
 found=0
 while IFS= read -r -d '' f; do
 	found=1
