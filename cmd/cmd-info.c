@@ -215,6 +215,18 @@ static void info_meta(sqlite3 *db)
 		printf("loaded:   only %s\n", v[3]);
 	for (int i = 0; i < 4; i++)
 		free(v[i]);
+	/* how sched_switch's prev_state numbers were read (doc/db.md "prev_state numberings") */
+	v[0] = trax_db_meta(db, "sched.prev_state_numbering");
+	v[1] = trax_db_meta(db, "sched.prev_state_numbering.reason");
+	v[2] = trax_db_meta(db, "sched.prev_state_preempted");
+	if (v[0] && !strcmp(v[0], "format"))
+		printf("states:   prev_state decoded with %s\n", v[1] ? v[1] : "the file's format");
+	else if (v[0])
+		printf("states:   prev_state in the %s numbering%s%s (no format in the file: "
+		       "%s)\n", v[0], v[2] ? ", preempted = " : "", v[2] ? v[2] : "",
+		       v[1] ? v[1] : "?");
+	for (int i = 0; i < 3; i++)
+		free(v[i]);
 }
 
 int cmd_info(int argc, char **argv)

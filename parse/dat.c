@@ -286,6 +286,25 @@ static const char *state_decode(void *ctx, struct ld_type *t, int64_t state)
 	return out[0] ? out : NULL;
 }
 
+/*
+ * meta: prev_state is decoded with the file's own sched_switch format; which kernels' table it
+ * holds shows in what it calls 64 (x, TASK_DEAD, before 4.14; P, parked, from 4.14 on).
+ */
+static void state_meta(struct dat *D)
+{
+	struct tep_event *ev = tep_find_event_by_name(D->tep, "sched", "sched_switch");
+	struct dtype *dt = ev && ev->id < D->ntypes[0] ? D->types[0][ev->id] : NULL;
+	const char *s64;
+
+	if (!dt || !tep_find_field(ev, "prev_state"))
+		return;
+	s64 = state_decode(D, dt->t, 64);
+	ld_meta(D->L, "sched.prev_state_numbering", "format");
+	ld_meta(D->L, "sched.prev_state_numbering.reason", "the file's sched_switch format (64 is "
+		"%s%s)", s64 ? s64 : "?", s64 && !strcmp(s64, "x") ? ": the table of kernels "
+		"before 4.14" : s64 && !strcmp(s64, "P") ? ": the table of 4.14 on" : "");
+}
+
 /* ---- records ---- */
 
 static void put_array(struct strbuf *sb, struct tep_handle *tep, const unsigned char *p, int len,
@@ -903,6 +922,7 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	for (int b = 0; b < D.nhandles; b++)
 		register_types(&D, b);
 	ld_set_state_decoder(L, state_decode, &D);
+	state_meta(&D);
 	file_meta(&D, &hdr);
 
 	D.last_cpu = -1;

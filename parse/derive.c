@@ -410,22 +410,25 @@ static void state_set(struct derive *d, int utid, int buffer, uint64_t ts, const
 	s->waker = waker;
 }
 
-/* The thread_state of a task switched out with these state letters. */
+/*
+ * The thread_state of a task switched out with these state letters (either numbering's: doc/db.md
+ * "prev_state numberings"): its main state, without modifiers (K, wakekill, of D|K).
+ */
 static const char *state_after_switch(const char *letters)
 {
 	if (!letters || !*letters)
 		return "other";
 	if (letters[0] == 'R')
 		return "R+";	/* preempted: runnable, waiting for a CPU */
+	if (strpbrk(letters, "XZx"))
+		return strchr(letters, 'x') ? "x" : strchr(letters, 'Z') ? "Z" : "X";	/* dead */
 	if (strchr(letters, 'D'))
-		return "D";
+		return strchr(letters, 'N') ? "I" : "D";	/* D|N: TASK_IDLE before 4.14 */
 	switch (letters[0]) {
 	case 'S': return "S";
 	case 'I': return "I";
 	case 'T': return "T";
 	case 't': return "t";
-	case 'X': return "X";
-	case 'Z': return "Z";
 	case 'P': return "P";
 	case 'W': return "W";
 	case 'K': return "K";

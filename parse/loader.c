@@ -57,6 +57,8 @@ struct loader {
 
 	ld_state_fn state_fn;
 	void *state_ctx;
+	int numbering;			/* LD_STATE_*: prev_state bits when no format decodes them */
+	int64_t preempt;		/* the bit of a preempted task ('+') in that numbering */
 };
 
 /* Names that event tables must not take (derived and bookkeeping tables). */
@@ -244,6 +246,7 @@ struct loader *ld_alloc(sqlite3 *db, const struct trax_load_opts *opts, struct t
 	L->db = db;
 	L->err = err;
 	L->types_tail = &L->types;
+	ld_set_state_numbering(L, LD_STATE_414, 0);
 	parse_filter(L, opts ? opts->events : NULL);
 	L->w = dbw_alloc(db, !(opts && opts->threads == 1));
 	if (!L->w) {
@@ -428,27 +431,58 @@ void ld_set_state_decoder(struct loader *L, ld_state_fn fn, void *ctx)
 	L->state_ctx = ctx;
 }
 
-/* Kernel >= 4.14 task state letters, for traces whose format is unknown (text). */
-static const char *default_state_letters(int64_t state)
+/*
+ * The task state of each bit of sched_switch's prev_state (bit 0 first), for traces without a
+ * format (text), from the kernels' own tables: 4.14 on (TASK_REPORT), and 3.10 to 4.13 (with N,
+ * TASK_NOLOAD, from 4.2); the preempted flag, '+', is a bit above them (doc/db.md).
+ */
+static const struct {
+	const char *name, *bits;
+	int64_t preempt;	/* 0: the reader says */
+} numberings[] = {
+	[LD_STATE_414] = { "4.14+", "SDTtXZPI", 0x100 },
+	[LD_STATE_PRE414] = { "pre-4.14", "SDTtZXxKWPN", 0 },
+};
+
+const char *ld_state_bits(int numbering)
 {
-	static const char letters[] = "SDTtXZPI";
-	static char buf[8][24];
+	return numberings[numbering].bits;
+}
+
+const char *ld_state_numbering_name(int numbering)
+{
+	return numberings[numbering].name;
+}
+
+void ld_set_state_numbering(struct loader *L, int numbering, int64_t preempt)
+{
+	L->numbering = numbering;
+	L->preempt = numberings[numbering].preempt ? numberings[numbering].preempt : preempt;
+}
+
+/* The letters the kernel's print fmt of that numbering gives: "S", "D|K", "R", "R+". */
+static const char *table_state_letters(const struct loader *L, int64_t state)
+{
+	const char *bits = numberings[L->numbering].bits;
+	static char buf[8][48];	/* 11 letters, |0x and 16 digits, +, NUL */
 	static int slot;
 	char *out = buf[slot++ & 7];
+	int64_t rest = state & (L->preempt - 1);
 	int n = 0;
 
-	if (!(state & 0xff)) {
-		out[n++] = 'R';
-	} else {
-		for (int b = 0; b < 8; b++) {
-			if (state & (1 << b)) {
-				if (n)
-					out[n++] = '|';
-				out[n++] = letters[b];
-			}
+	for (int b = 0; bits[b] && rest; b++) {
+		if (rest & (1ll << b)) {
+			if (n)
+				out[n++] = '|';
+			out[n++] = bits[b];
+			rest &= ~(1ll << b);
 		}
 	}
-	if (state & 0x100)
+	if (rest)	/* bits the table does not name: as libtraceevent prints them */
+		n += snprintf(out + n, sizeof(buf[0]) - 2 - n, "%s0x%llx", n ? "|" : "", (unsigned long long)rest);
+	if (!n)
+		out[n++] = 'R';
+	if (state & L->preempt)
 		out[n++] = '+';
 	out[n] = '\0';
 	return out;
@@ -462,7 +496,7 @@ const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t st
 		if (s)
 			return s;
 	}
-	return default_state_letters(state);
+	return table_state_letters(L, state);
 }
 
 static int is_reserved(const char *name)

@@ -157,6 +157,17 @@ void ld_meta(struct loader *L, const char *key, const char *fmt, ...)
 typedef const char *(*ld_state_fn)(void *ctx, struct ld_type *t, int64_t state);
 void ld_set_state_decoder(struct loader *L, ld_state_fn fn, void *ctx);
 
+/*
+ * prev_state numberings of traces without a format (doc/db.md): which task state each bit is.
+ * The default is LD_STATE_414. ld_state_bits() gives the letter of each bit, bit 0 first
+ * ("SDTtXZPI"); LD_STATE_PRE414's preempted flag ('+') varies with the kernel (1024 to 4096):
+ * the reader passes it (ignored for LD_STATE_414, 256). The strings are static.
+ */
+enum { LD_STATE_414, LD_STATE_PRE414 };
+void ld_set_state_numbering(struct loader *L, int numbering, int64_t preempt);
+const char *ld_state_bits(int numbering);
+const char *ld_state_numbering_name(int numbering);
+
 /* Whether events of this type should be written (the --events filter). */
 int ld_wanted(struct loader *L, const char *system, const char *name);
 

@@ -10,6 +10,7 @@
 
 #include "parse/loader.h"
 #include "parse/text.h"
+#include "util/grow.h"
 
 /*
  * How a text trace is read. Pass 1 walks every line once: it splits each event line, learns
@@ -766,11 +767,12 @@ int text_parse_int(const char *v, int len, int64_t *out)
 	return 1;
 }
 
-int text_state_value(const char *s, int len, int plugin, int64_t *out)
+int text_state_value(const char *s, int len, int plugin, int numbering, int64_t preempt,
+		     int64_t *out)
 {
-	/* bits 0-7 */
-	static const char kernel[] = "SDTtXZPI", plug[] = "SDTtZXxW";
-	const char *table = plugin ? plug : kernel;
+	/* the plugin's table: bits 0-7 of the raw value, whatever the kernel */
+	const char *table = plugin ? "SDTtZXxW" : ld_state_bits(numbering);
+	int pre = !plugin && numbering == LD_STATE_PRE414;
 	int64_t v = 0;
 	int any = 0, noload = 0;
 
@@ -784,19 +786,19 @@ int text_state_value(const char *s, int len, int plugin, int64_t *out)
 		}
 		any = 1;
 		if (c == '+') {
-			v |= 0x100;
+			v |= pre ? preempt : 0x100;
 			continue;
 		}
-		hit = strchr(table, c);
-		if (hit && c) {
+		hit = c ? strchr(table, c) : NULL;
+		if (hit) {
 			v |= 1 << (hit - table);
 			continue;
 		}
-		/* letters of the other table, and of kernels before 4.14 */
+		/* letters the numbering has not: their nearest in it */
 		switch (c) {
 		case 'P': v |= 0x40; break;
-		case 'I': v |= 0x80; break;
-		case 'x': v |= 0x10; break;	/* TASK_DEAD: dead */
+		case 'I': v |= pre ? 0x402 : 0x80; break;	/* idle: D|N before 4.14 */
+		case 'x': v |= 0x10; break;	/* TASK_DEAD: dead, X from 4.14 */
 		case 'K': break;		/* wakekill: a modifier of D */
 		case 'W': break;		/* waking */
 		case 'n': break;		/* new */
@@ -810,6 +812,199 @@ int text_state_value(const char *s, int len, int plugin, int64_t *out)
 		v = (v & ~2) | 0x80;
 	*out = v;
 	return 1;
+}
+
+/*
+ * ---- prev_state numbering (doc/db.md) ----
+ * Pass 1 weighs what the sched_switch lines say about the numbering of their prev_state: values
+ * one numbering cannot give, the letters of one numbering, and what became of tasks switched out
+ * with 64 (x, dead, before 4.14; P, parked, from 4.14 on).
+ */
+/* What pass 1 reads of a type's lines for the numbering. */
+enum { TT_OTHER, TT_SWITCH, TT_FORK, TT_NEWTASK };
+
+enum {
+	EV_HIGH, EV_MULTI, EV_LETTER_PRE, EV_DEAD64,	/* for kernels before 4.14 */
+	EV_ALONE128, EV_ALONE256, EV_EXIT, EV_LIVE64, EV_LETTER_I,	/* for 4.14 on */
+	EV__COUNT
+};
+
+static const struct {
+	int pre;	/* evidence for kernels before 4.14, else for 4.14 on */
+	int strong;	/* one numbering cannot give it; else only likely */
+	const char *what;
+} evidence[EV__COUNT] = {
+	[EV_HIGH] = { 1, 1, "values above 511 (4.14+ has 9 bits)" },
+	[EV_MULTI] = { 1, 1, "values of two states (4.14+ reports one)" },
+	[EV_LETTER_PRE] = { 1, 1, "letters x, K, W or N (kernels before 4.14)" },
+	[EV_DEAD64] = { 1, 0, "switch-outs with 64 of tasks never seen again (x, dead)" },
+	[EV_ALONE128] = { 0, 1, "values 128 (4.14+ I; before, K never comes alone)" },
+	[EV_ALONE256] = { 0, 1, "values 256 (4.14+ preempted; before, W: waking)" },
+	[EV_EXIT] = { 0, 1, "values 16 or 32 (4.14+ X, Z; before, never a task's state)" },
+	[EV_LIVE64] = { 0, 1, "switch-outs with 64 of tasks that ran again (P, parked; x never runs)" },
+	[EV_LETTER_I] = { 0, 1, "letter I (4.14+)" },
+};
+
+struct state_ev {
+	uint64_t n[EV__COUNT];
+	uint64_t values;		/* sched_switch lines with a prev_state */
+	int64_t top;			/* the highest bit of a numeric value */
+	int top_alone;			/* top seen as a value alone */
+	int letter_n;			/* letter N seen */
+	unsigned char *pend;		/* bitmap: pids switched out with 64, not seen since */
+	size_t npend;			/* bytes */
+};
+
+#define PID_LIMIT (1 << 22)	/* PID_MAX_LIMIT */
+
+static int pend_test(struct state_ev *e, int64_t pid, int clear)
+{
+	int hit;
+
+	if (pid <= 0 || (size_t)(pid >> 3) >= e->npend)
+		return 0;
+	hit = e->pend[pid >> 3] >> (pid & 7) & 1;
+	if (clear)
+		e->pend[pid >> 3] &= ~(1u << (pid & 7));
+	return hit;
+}
+
+static void pend_set(struct state_ev *e, int64_t pid)
+{
+	if (pid <= 0 || pid >= PID_LIMIT)
+		return;
+	if ((size_t)(pid >> 3) >= e->npend) {
+		size_t n = e->npend ? e->npend : 1024;
+
+		while (n <= (size_t)(pid >> 3))
+			n *= 2;
+		e->pend = trax_realloc_array(e->pend, n, 1);
+		memset(e->pend + e->npend, 0, n - e->npend);
+		e->npend = n;
+	}
+	e->pend[pid >> 3] |= 1u << (pid & 7);
+}
+
+static const struct text_kv *kv_find(const struct text_kv *kv, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (span_eq(kv[i].key, kv[i].key_len, key))
+			return &kv[i];
+	return NULL;
+}
+
+static int kv_int(const struct text_kv *kv, int n, const char *key, int64_t *out)
+{
+	const struct text_kv *k = kv_find(kv, n, key);
+
+	return k && text_parse_int(k->val, k->val_len, out);
+}
+
+/* One event line of pass 1: role is the type's (TT_*), kv its pairs. */
+static void state_evidence(struct state_ev *e, int role, int pid, const struct text_kv *kv, int n)
+{
+	const struct text_kv *k;
+	int64_t v, x;
+
+	if (pend_test(e, pid, 1))	/* it ran: not dead */
+		e->n[EV_LIVE64]++;
+	if (role == TT_FORK || role == TT_NEWTASK) {
+		/* the pid is born again: the task switched out with 64 was dead */
+		if (kv_int(kv, n, role == TT_FORK ? "child_pid" : "pid", &x) && pend_test(e, x, 1))
+			e->n[EV_DEAD64]++;
+		return;
+	}
+	if (role != TT_SWITCH)
+		return;
+	if (kv_int(kv, n, "next_pid", &x) && pend_test(e, x, 1))
+		e->n[EV_LIVE64]++;
+	k = kv_find(kv, n, "prev_state");
+	if (!k)
+		return;
+	if (text_parse_int(k->val, k->val_len, &v)) {
+		int64_t hi = v > 0 ? (int64_t)1 << (63 - __builtin_clzll((unsigned long long)v)) : 0;
+
+		if (v < 0)
+			return;
+		if (hi > e->top) {
+			e->top = hi;
+			e->top_alone = 0;
+		}
+		e->top_alone |= v == e->top;
+	} else if (k->flags & TEXT_KV_PLUGIN_STATE) {
+		if (!text_state_value(k->val, k->val_len, 1, LD_STATE_414, 0, &v))
+			return;
+	} else {
+		int pre = 0, i = 0;
+
+		for (int j = 0; j < k->val_len; j++) {
+			pre |= strchr("xKWN", k->val[j]) && k->val[j];
+			i |= k->val[j] == 'I';
+			e->letter_n |= k->val[j] == 'N';
+		}
+		e->values++;
+		e->n[EV_LETTER_PRE] += pre;
+		e->n[EV_LETTER_I] += i;
+		return;
+	}
+	/* a raw value (or its bits 0-7, from the plugin) */
+	e->values++;
+	if (v >= 0x200)
+		e->n[EV_HIGH]++;
+	else if (v & (v - 1))
+		e->n[EV_MULTI]++;
+	else if (v == 0x80)
+		e->n[EV_ALONE128]++;
+	else if (v == 0x100)
+		e->n[EV_ALONE256]++;
+	else if (v == 0x10 || v == 0x20)
+		e->n[EV_EXIT]++;
+	else if (v == 0x40 && kv_int(kv, n, "prev_pid", &x))
+		pend_set(e, x);
+}
+
+/*
+ * The numbering the evidence calls for, and why (into why). Values only one numbering can give
+ * decide, the more of them if both kinds are seen; without any, tasks switched out with 64 and
+ * never seen again are dying tasks of a kernel before 4.14; else 4.14 on.
+ */
+static int state_numbering(struct state_ev *e, int64_t *preempt, char *why, size_t whylen)
+{
+	uint64_t score[2] = { 0, 0 };
+	int num, n = 0;
+
+	for (size_t i = 0; i < e->npend; i++)	/* switched out with 64, never seen again */
+		e->n[EV_DEAD64] += __builtin_popcount(e->pend[i]);
+	for (int i = 0; i < EV__COUNT; i++)
+		if (evidence[i].strong)
+			score[evidence[i].pre] += e->n[i];
+	if (score[0] || score[1])
+		num = score[1] > score[0] ? LD_STATE_PRE414 : LD_STATE_414;
+	else
+		num = e->n[EV_DEAD64] ? LD_STATE_PRE414 : LD_STATE_414;
+	why[0] = '\0';
+	for (int against = 0; against < 2; against++) {
+		const char *sep = against ? "; against: " : "";
+
+		for (int i = 0; i < EV__COUNT; i++) {
+			if (!e->n[i] || (evidence[i].pre != (num == LD_STATE_PRE414)) != against)
+				continue;
+			n += snprintf(why + n, n < (int)whylen ? whylen - n : 0, "%s%s: %llu",
+				      n ? sep : "", evidence[i].what, (unsigned long long)e->n[i]);
+			sep = "; ";
+		}
+	}
+	if (!why[0])
+		snprintf(why, whylen, "no value the numberings read differently: the default");
+	/* before 4.14 the preempted flag is TASK_STATE_MAX, above every state bit: the top bit
+	 * when seen alone (a preempted task has no other), else the bit above it */
+	if (e->top >= 0x400 && e->top_alone)
+		*preempt = e->top;
+	else if (e->top >= 0x400)
+		*preempt = e->top << 1;
+	else
+		*preempt = e->letter_n ? 0x800 : 0x400;
+	return num;
 }
 
 /* ---- built-in event field lists (this machine's kernel formats) ---- */
@@ -1067,6 +1262,7 @@ struct ttype {
 	int nf, cf;
 	struct ld_type *t;	/* NULL: no field at all, lines go to raw_event */
 	uint64_t lines;
+	int role;		/* TT_* */
 	struct ttype *next;
 };
 
@@ -1115,6 +1311,10 @@ struct text {
 	size_t nix, cix;
 	size_t *pend_ix;	/* index entries waiting for the next event's timestamp */
 	size_t npend, cpend;
+
+	struct state_ev sev;		/* pass 1: the prev_state numbering */
+	int numbering;			/* LD_STATE_* */
+	int64_t preempt;		/* its '+' bit */
 
 	int ncpus, nout;
 	int64_t *lost_pend;	/* [buffer * ncpus + cpu]: pending lost count, INT64_MIN: none */
@@ -1217,6 +1417,9 @@ static struct ttype *type_get(struct text *R, const char *ev, int len)
 			abort();
 		tt->b = b;
 		tt->name = b ? xmemdup0(b->name, strlen(b->name)) : xmemdup0(ev, len);
+		tt->role = !b ? TT_OTHER : !strcmp(b->name, "sched_switch") ? TT_SWITCH :
+			!strcmp(b->name, "sched_process_fork") ? TT_FORK :
+			!strcmp(b->name, "task_newtask") ? TT_NEWTASK : TT_OTHER;
 		for (int i = 0; b && b->f[i].name; i++)
 			field_add(tt, b->f[i].name, strlen(b->f[i].name), &b->f[i]);
 		*R->types_tail = tt;
@@ -1398,6 +1601,7 @@ static void learn_payload(struct text *R, struct ttype *tt, const struct text_li
 		if (!f->b && f->all_int && !text_parse_int(kv[i].val, kv[i].val_len, &x))
 			f->all_int = 0;
 	}
+	state_evidence(&R->sev, tt->role, tl->pid, kv, n);
 }
 
 static void ix_add(struct text *R, uint64_t ts, size_t off)
@@ -1548,7 +1752,8 @@ static void register_types(struct text *R)
 }
 
 /* A value of a field, typed as its column. Integers that do not parse keep their text. */
-static void set_value(struct ld_val *v, const struct tfield *f, const struct text_kv *kv)
+static void set_value(const struct text *R, struct ld_val *v, const struct tfield *f,
+		      const struct text_kv *kv)
 {
 	unsigned fl = f->b ? f->b->flags : 0;
 	const char *s = kv->val;
@@ -1568,11 +1773,11 @@ static void set_value(struct ld_val *v, const struct tfield *f, const struct tex
 		return;
 	}
 	if (kv->flags & TEXT_KV_PLUGIN_STATE) {
-		ok = text_state_value(s, len, 1, &x);
+		ok = text_state_value(s, len, 1, LD_STATE_414, 0, &x);
 	} else {
 		ok = text_parse_int(s, len, &x);
 		if (!ok && (fl & BF_STATE))
-			ok = text_state_value(s, len, 0, &x);
+			ok = text_state_value(s, len, 0, R->numbering, R->preempt, &x);
 	}
 	if (fl & BF_HEX) {
 		uint64_t u;
@@ -1685,7 +1890,7 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		int k = field_find(tt, i, kv[i].key, kv[i].key_len);
 
 		if (k >= 0)
-			set_value(&R->vals[k], &tt->f[k], &kv[i]);
+			set_value(R, &R->vals[k], &tt->f[k], &kv[i]);
 	}
 	n = tl.comm_len < (int)sizeof(comm) ? tl.comm_len : (int)sizeof(comm) - 1;
 	memcpy(comm, tl.comm, n);
@@ -1821,6 +2026,19 @@ static int text_read_all(struct text *RR, struct trax_error *err)
 	for (size_t i = 0; i < (size_t)R.nbufs * R.ncpus; i++)
 		R.lost_pend[i] = INT64_MIN;
 	register_types(&R);
+	if (R.sev.values) {
+		char why[512];
+
+		R.numbering = state_numbering(&R.sev, &R.preempt, why, sizeof(why));
+		ld_set_state_numbering(L, R.numbering, R.preempt);
+		ld_meta(L, "sched.prev_state_numbering", "%s", ld_state_numbering_name(R.numbering));
+		if (R.numbering == LD_STATE_PRE414)
+			ld_meta(L, "sched.prev_state_preempted", "%lld", (long long)R.preempt);
+		ld_meta(L, "sched.prev_state_numbering.reason", "%s", why);
+	}
+	free(R.sev.pend);
+	R.sev.pend = NULL;
+	R.sev.npend = 0;
 	ld_meta(L, "cpus", "%d", R.ncpus);
 	ld_meta(L, "text.form", "%s", R.tracefs ? "tracefs" : R.tracecmd ? "trace-cmd report" :
 		"unknown");

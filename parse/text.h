@@ -98,11 +98,15 @@ int text_split_payload(const char *event, int event_len, const char *payload, in
 int text_parse_int(const char *v, int len, int64_t *out);
 
 /*
- * A sched_switch prev_state given as letters, as the integer of the kernel >= 4.14 mapping
- * (R=0 S=1 D=2 T=4 t=8 X=16 Z=32 P=64 I=128, '+' = 256); with plugin set, the letters of
- * libtraceevent's sched_switch plugin ("SDTtZXxW" for bits 0-7, 'R' for none). Returns 1 with
- * *out set, 0 when the text is not a state.
+ * A sched_switch prev_state given as letters, as an integer. plugin 0: the kernel's letters, as
+ * the integer of numbering (LD_STATE_414: R=0 S=1 D=2 T=4 t=8 X=16 Z=32 P=64 I=128, '+' = 256;
+ * LD_STATE_PRE414: S=1 D=2 T=4 t=8 Z=16 X=32 x=64 K=128 W=256 P=512 N=1024, '+' = preempt);
+ * a letter the numbering has not takes its nearest (4.14+: x is X, K and W are dropped, D|N is
+ * I; before 4.14: I is D|N). plugin 1: the letters of libtraceevent's sched_switch plugin
+ * ("SDTtZXxW" for bits 0-7 of the raw value, 'R' for none): the raw bits, whatever the
+ * numbering. Returns 1 with *out set, 0 when the text is not a state.
  */
-int text_state_value(const char *s, int len, int plugin, int64_t *out);
+int text_state_value(const char *s, int len, int plugin, int numbering, int64_t preempt,
+		     int64_t *out);
 
 #endif

@@ -365,17 +365,26 @@ static void test_ints(void **state)
 
 static void test_states(void **state)
 {
+	/* numbering 0: 4.14+ (preempt 256); 1: before 4.14, with '+' = preempt */
 	static const struct {
 		const char *s;
-		int plugin;
-		int64_t want;
+		int plugin, numbering;
+		int64_t preempt, want;
 	} cases[] = {
-		{ "R", 0, 0 }, { "R+", 0, 256 }, { "S", 0, 1 }, { "D", 0, 2 }, { "T", 0, 4 },
-		{ "t", 0, 8 }, { "X", 0, 16 }, { "Z", 0, 32 }, { "P", 0, 64 }, { "I", 0, 128 },
-		{ "D|K", 0, 2 }, { "S|D", 0, 3 }, { "D|N", 0, 128 },
-		/* libtraceevent 1.7's plugin table "SDTtZXxW" */
-		{ "R", 1, 0 }, { "S", 1, 1 }, { "D", 1, 2 }, { "Z", 1, 16 }, { "X", 1, 32 },
-		{ "x", 1, 64 }, { "W", 1, 128 }, { "D|W", 1, 130 },
+		{ "R", 0, 0, 0, 0 }, { "R+", 0, 0, 0, 256 }, { "S", 0, 0, 0, 1 },
+		{ "D", 0, 0, 0, 2 }, { "T", 0, 0, 0, 4 }, { "t", 0, 0, 0, 8 }, { "X", 0, 0, 0, 16 },
+		{ "Z", 0, 0, 0, 32 }, { "P", 0, 0, 0, 64 }, { "I", 0, 0, 0, 128 },
+		{ "D|K", 0, 0, 0, 2 }, { "S|D", 0, 0, 0, 3 }, { "D|N", 0, 0, 0, 128 },
+		{ "x", 0, 0, 0, 16 },
+		/* the 3.10-4.13 table: S D T t Z X x K W P N, bits 0-10 */
+		{ "R", 0, 1, 4096, 0 }, { "R+", 0, 1, 4096, 4096 }, { "R+", 0, 1, 1024, 1024 },
+		{ "S", 0, 1, 1024, 1 }, { "Z", 0, 1, 1024, 16 }, { "X", 0, 1, 1024, 32 },
+		{ "x", 0, 1, 1024, 64 }, { "D|K", 0, 1, 1024, 130 }, { "W", 0, 1, 1024, 256 },
+		{ "P", 0, 1, 1024, 512 }, { "D|N", 0, 1, 2048, 1026 }, { "I", 0, 1, 2048, 1026 },
+		/* libtraceevent 1.7's plugin table "SDTtZXxW": raw bits 0-7, whatever the numbering */
+		{ "R", 1, 0, 0, 0 }, { "S", 1, 0, 0, 1 }, { "D", 1, 0, 0, 2 }, { "Z", 1, 0, 0, 16 },
+		{ "X", 1, 0, 0, 32 }, { "x", 1, 0, 0, 64 }, { "W", 1, 0, 0, 128 },
+		{ "D|W", 1, 0, 0, 130 }, { "x", 1, 1, 1024, 64 },
 	};
 	int64_t x;
 
@@ -383,12 +392,12 @@ static void test_states(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		x = -12345;
 		assert_int_equal(text_state_value(cases[i].s, strlen(cases[i].s), cases[i].plugin,
-						  &x), 1);
+						  cases[i].numbering, cases[i].preempt, &x), 1);
 		assert_int_equal(x, cases[i].want);
 	}
-	assert_int_equal(text_state_value("Q", 1, 0, &x), 0);
-	assert_int_equal(text_state_value("", 0, 0, &x), 0);
-	assert_int_equal(text_state_value("12", 2, 0, &x), 0);
+	assert_int_equal(text_state_value("Q", 1, 0, 0, 0, &x), 0);
+	assert_int_equal(text_state_value("", 0, 0, 0, 0, &x), 0);
+	assert_int_equal(text_state_value("12", 2, 0, 0, 0, &x), 0);
 }
 
 static void test_looks_like(void **state)
