@@ -1,6 +1,7 @@
 /* collect/events.c: event selection: names, systems and presets resolved against tracefs. */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,94 +9,57 @@
 #include <unistd.h>
 
 #include "collect/collect-local.h"
+#include "parse/catalogue.h"
 #include "util/grow.h"
+#include "util/strbuf.h"
 #include "util/suggest.h"
 
 /*
- * A preset lists events as "system:name"; "a|b" means the first of a and b this kernel has
- * (events renamed between kernel versions, or moved between systems).
+ * A preset's events come from the event catalogue (parse/catalogue.c): every row naming the
+ * preset, as "system:name", or "a|b|..." for a row with several spellings (events renamed
+ * between kernel versions or moved between systems): the first of them this kernel has.
  */
-struct preset {
-	const char *name;
-	const char *const *events;
-};
+#define NPRESETS EV_NPRESETS
 
-static const char *const preset_sched[] = {
-	"sched:sched_switch", "sched:sched_wakeup", "sched:sched_waking",
-	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
-	"sched:sched_process_exec", "sched:sched_process_exit", "sched:sched_process_free",
-	"task:task_newtask",
-	"task:task_rename", NULL,
-};
+static const char **preset_events[NPRESETS];
+static pthread_once_t presets_once = PTHREAD_ONCE_INIT;
 
-static const char *const preset_power[] = {
-	"power:cpu_frequency", "power:cpu_frequency_limits", "power:cpu_idle",
-	"power:suspend_resume", NULL,
-};
+static void presets_build(void)
+{
+	size_t rows = 0;
 
-static const char *const preset_thermal[] = {
-	"thermal:thermal_temperature", "thermal:cdev_update", "thermal:thermal_zone_trip",
-	"thermal_power_allocator:thermal_power_allocator",
-	"thermal_power_allocator:thermal_power_allocator_pid", NULL,
-};
+	for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++)
+		rows++;
+	for (size_t p = 0; p < NPRESETS; p++) {
+		size_t n = 0;
 
-static const char *const preset_memory[] = {
-	"oom:oom_score_adj_update", "oom:mark_victim", "oom:wake_reaper",
-	"oom:finish_task_reaping", "kmem:rss_stat", "vmscan:mm_vmscan_direct_reclaim_begin",
-	"vmscan:mm_vmscan_direct_reclaim_end", "vmscan:mm_vmscan_kswapd_wake",
-	"vmscan:mm_vmscan_kswapd_sleep", "lowmemorykiller:lowmemory_kill", NULL,
-};
+		preset_events[p] = calloc(rows + 1, sizeof(*preset_events[p]));
+		if (!preset_events[p])
+			abort();
+		for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++) {
+			struct strbuf sb = STRBUF_INIT;
 
-static const char *const preset_fence[] = {
-	"dma_fence:dma_fence_init|fence:fence_init",
-	"dma_fence:dma_fence_emit|fence:fence_emit",
-	"dma_fence:dma_fence_enable_signal|fence:fence_enable_signal",
-	"dma_fence:dma_fence_signaled|fence:fence_signaled",
-	"dma_fence:dma_fence_destroy|fence:fence_destroy",
-	"dma_fence:dma_fence_wait_start|fence:fence_wait_start",
-	"dma_fence:dma_fence_wait_end|fence:fence_wait_end",
-	"sync_trace:sync_wait|sync:sync_wait", NULL,
-};
-
-static const char *const preset_android[] = {
-	"ion:ion_alloc_buffer_start", "ion:ion_alloc_buffer_end", "ion:ion_alloc_buffer_fail",
-	"ion:ion_alloc_buffer_fallback", "ion:ion_heap_grow|kmem:ion_heap_grow",
-	"ion:ion_heap_shrink|kmem:ion_heap_shrink", "ion:ion_stat",
-	"dmabuf_heap:dma_heap_stat", "gpu_mem:gpu_mem_total",
-	"lowmemorykiller:lowmemory_kill", "oom:mark_victim", "oom:oom_score_adj_update",
-	"dma_fence:dma_fence_init|fence:fence_init",
-	"dma_fence:dma_fence_emit|fence:fence_emit",
-	"dma_fence:dma_fence_signaled|fence:fence_signaled",
-	"dma_fence:dma_fence_destroy|fence:fence_destroy",
-	"dma_fence:dma_fence_wait_start|fence:fence_wait_start",
-	"dma_fence:dma_fence_wait_end|fence:fence_wait_end",
-	"sync_trace:sync_wait|sync:sync_wait", NULL,
-};
-
-static const struct preset presets[] = {
-	{ "sched", preset_sched },
-	{ "power", preset_power },
-	{ "thermal", preset_thermal },
-	{ "memory", preset_memory },
-	{ "fence", preset_fence },
-	{ "android", preset_android },
-	{ NULL, NULL },
-};
-
-static const char *const preset_names[] = {
-	"sched", "power", "thermal", "memory", "fence", "android", NULL,
-};
+			if (!ev_list_holds(f->presets, ev_preset_names[p]))
+				continue;
+			for (int k = 0; k < EV_SPELLINGS && f->spell[k].name; k++)
+				strbuf_addf(&sb, "%s%s:%s", k ? "|" : "", f->spell[k].system,
+					    f->spell[k].name);
+			preset_events[p][n++] = strbuf_detach(&sb);
+		}
+	}
+}
 
 const char *const *trax_collect_presets(void)
 {
-	return preset_names;
+	return ev_preset_names;
 }
 
 const char *const *trax_collect_preset_events(const char *name)
 {
-	for (const struct preset *p = presets; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p->events;
+	pthread_once(&presets_once, presets_build);
+	for (size_t p = 0; p < NPRESETS; p++)
+		if (!strcmp(ev_preset_names[p], name))
+			return preset_events[p];
 	return NULL;
 }
 
@@ -366,15 +330,19 @@ static int resolve_item(const char *dir, const char *item, size_t len, struct ev
 }
 
 /* The preset of that name, or NULL and err says it is unknown, with the nearest name. */
-static const struct preset *preset_find(const char *name, size_t len, struct trax_error *err)
+static const char *preset_find(const char *name, size_t len, const char *const **events,
+			       struct trax_error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *const *preset_names = ev_preset_names;
 	const char *near;
 	char word[64];
 
-	for (const struct preset *p = presets; p->name; p++)
-		if (strlen(p->name) == len && !strncmp(p->name, name, len))
-			return p;
+	for (int i = 0; preset_names[i]; i++)
+		if (strlen(preset_names[i]) == len && !strncmp(preset_names[i], name, len)) {
+			*events = trax_collect_preset_events(preset_names[i]);
+			return preset_names[i];
+		}
 	snprintf(word, sizeof(word), "%.*s", (int)len, name);
 	near = trax_suggest(word, preset_names, -1);
 	if (near) {
@@ -393,14 +361,14 @@ static const struct preset *preset_find(const char *name, size_t len, struct tra
 static int resolve_preset(const char *dir, const char *name, size_t len, struct ev_list *out,
 			  struct strbuf *missing, struct trax_error *err)
 {
-	const struct preset *p;
+	const char *const *events = NULL, *pname;
 	struct strbuf lack = STRBUF_INIT;
 	int taken = 0, nlack = 0, total = 0;
 
-	if (!(p = preset_find(name, len, err)))
+	if (!(pname = preset_find(name, len, &events, err)))
 		return -TRAX_E_USAGE;
-	for (int i = 0; p->events[i]; i++) {
-		const char *alt = p->events[i], *end;
+	for (int i = 0; events[i]; i++) {
+		const char *alt = events[i], *end;
 		int ok = 0;
 
 		total++;
@@ -419,7 +387,7 @@ static int resolve_preset(const char *dir, const char *name, size_t len, struct 
 			alt = *end ? end + 1 : end;
 		}
 		if (!ok) {
-			const char *first = p->events[i], *bar = strchr(first, '|');
+			const char *first = events[i], *bar = strchr(first, '|');
 
 			strbuf_addf(&lack, "%s%.*s", nlack ? ", " : "",
 				    (int)(bar ? bar - first : (long)strlen(first)), first);
@@ -430,14 +398,14 @@ static int resolve_preset(const char *dir, const char *name, size_t len, struct 
 	}
 	if (!taken) {
 		int ret = trax_error_set(err, TRAX_E_USAGE, "preset '%s': this kernel has none of "
-					 "its events (%s)", p->name, lack.buf);
+					 "its events (%s)", pname, lack.buf);
 
 		strbuf_release(&lack);
 		return ret;
 	}
 	if (nlack)
 		strbuf_addf(missing, "%spreset %s: %d of %d events; this kernel lacks %s",
-			    missing->len ? "\n" : "", p->name, taken, total, lack.buf);
+			    missing->len ? "\n" : "", pname, taken, total, lack.buf);
 	strbuf_release(&lack);
 	return 0;
 }
@@ -489,7 +457,9 @@ static int preset_cb(const char *item, size_t len, void *ctx)
 
 static int check_preset_cb(const char *item, size_t len, void *ctx)
 {
-	return preset_find(item, len, ctx) ? 0 : -TRAX_E_USAGE;
+	const char *const *events;
+
+	return preset_find(item, len, &events, ctx) ? 0 : -TRAX_E_USAGE;
 }
 
 int ev_check_presets(const char *presets_list, struct trax_error *err)

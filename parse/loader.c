@@ -71,101 +71,25 @@ static const char *const reserved_tables[] = {
 /* Columns every event table starts with; a field of the same name gets a trailing '_'. */
 static const char *const common_cols[] = { "ts", "cpu", "common_pid", "buffer", NULL };
 
-struct role_def {
-	const char *system;
-	const char *name;
-	enum ld_role role;
-	const char *fields[LD_ROLE_FIELDS];
-};
-
-static const struct role_def role_defs[] = {
-	{ "sched", "sched_switch", ROLE_SCHED_SWITCH,
-	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
-	{ "sched", "sched_waking", ROLE_SCHED_WAKING, { "comm", "pid", "prio", "target_cpu" } },
-	{ "sched", "sched_wakeup", ROLE_SCHED_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
-	{ "sched", "sched_wakeup_new", ROLE_SCHED_WAKEUP_NEW, { "comm", "pid", "prio", "target_cpu" } },
-	{ "sched", "sched_process_fork", ROLE_PROCESS_FORK,
-	  { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
-	{ "sched", "sched_process_exec", ROLE_PROCESS_EXEC, { "filename", "pid", "old_pid" } },
-	{ "sched", "sched_process_exit", ROLE_PROCESS_EXIT, { "comm", "pid", "prio" } },
-	{ "sched", "sched_process_free", ROLE_PROCESS_FREE, { "comm", "pid", "prio" } },
-	{ "sched", "sched_migrate_task", ROLE_SCHED_MIGRATE_TASK,
-	  { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
-	{ "task", "task_newtask", ROLE_TASK_NEWTASK, { "pid", "comm", "clone_flags", "oom_score_adj" } },
-	{ "task", "task_rename", ROLE_TASK_RENAME, { "pid", "oldcomm", "newcomm", "oom_score_adj" } },
-	{ "power", "cpu_frequency", ROLE_CPU_FREQUENCY, { "state", "cpu_id" } },
-	{ "power", "cpu_idle", ROLE_CPU_IDLE, { "state", "cpu_id" } },
-	{ "thermal", "thermal_temperature", ROLE_THERMAL_TEMPERATURE,
-	  { "thermal_zone", "id", "temp_prev", "temp" } },
-	{ "thermal", "cdev_update", ROLE_CDEV_UPDATE, { "type", "target" } },
-	{ "ftrace", "print", ROLE_PRINT, { "buf", "ip" } },
-	/*
-	 * Android (parse/android.c). Fields differ between kernels: "a|b" takes the first one the
-	 * format has; a NULL system matches any (ion_heap_grow is in kmem or ion).
-	 */
-	{ "oom", "oom_score_adj_update", ROLE_OOM_SCORE_ADJ, { "pid", "comm", "oom_score_adj" } },
-	{ "oom", "mark_victim", ROLE_MARK_VICTIM,
-	  { "pid", "comm", "anon_rss", "file_rss", "shmem_rss", "oom_score_adj", "total_vm" } },
-	{ "lowmemorykiller", "lowmemory_kill", ROLE_LOWMEMORY_KILL,
-	  { "comm", "pid", "pagecache_size", "pagecache_limit", "free" } },
-#define ION_FIELDS { "client_name|client", "heap_name|heap", "len|size", "mask|heap_mask", "flags", \
-		     "error" }
-	{ NULL, "ion_alloc_buffer_start", ROLE_ION_ALLOC_START, ION_FIELDS },
-	{ NULL, "ion_alloc_buffer_end", ROLE_ION_ALLOC_END, ION_FIELDS },
-	{ NULL, "ion_alloc_buffer_fail", ROLE_ION_ALLOC_FAIL, ION_FIELDS },
-	{ NULL, "ion_alloc_buffer_fallback", ROLE_ION_ALLOC_FALLBACK, ION_FIELDS },
-#undef ION_FIELDS
-	{ NULL, "ion_heap_grow", ROLE_ION_HEAP_GROW, { "heap_name|heap", "len|size", "total_allocated" } },
-	{ NULL, "ion_heap_shrink", ROLE_ION_HEAP_SHRINK,
-	  { "heap_name|heap", "len|size", "total_allocated" } },
-	{ NULL, "ion_stat", ROLE_ION_STAT, { "buffer_id", "len|size", "total_allocated" } },
-	{ NULL, "dma_heap_stat", ROLE_DMA_HEAP_STAT, { "inode", "len|size", "total_allocated" } },
-	{ NULL, "gpu_mem_total", ROLE_GPU_MEM_TOTAL, { "gpu_id", "pid", "size" } },
-#define FENCE_FIELDS { "driver", "timeline", "context", "seqno" }
-	{ "dma_fence", "dma_fence_init", ROLE_FENCE_INIT, FENCE_FIELDS },
-	{ "dma_fence", "dma_fence_emit", ROLE_FENCE_EMIT, FENCE_FIELDS },
-	{ "dma_fence", "dma_fence_enable_signal", ROLE_FENCE_ENABLE, FENCE_FIELDS },
-	{ "dma_fence", "dma_fence_signaled", ROLE_FENCE_SIGNALED, FENCE_FIELDS },
-	{ "dma_fence", "dma_fence_destroy", ROLE_FENCE_DESTROY, FENCE_FIELDS },
-	{ "dma_fence", "dma_fence_wait_start", ROLE_FENCE_WAIT_START, FENCE_FIELDS },
-	{ "dma_fence", "dma_fence_wait_end", ROLE_FENCE_WAIT_END, FENCE_FIELDS },
-	{ "fence", "fence_init", ROLE_FENCE_INIT, FENCE_FIELDS },
-	{ "fence", "fence_emit", ROLE_FENCE_EMIT, FENCE_FIELDS },
-	{ "fence", "fence_enable_signal", ROLE_FENCE_ENABLE, FENCE_FIELDS },
-	{ "fence", "fence_signaled", ROLE_FENCE_SIGNALED, FENCE_FIELDS },
-	{ "fence", "fence_destroy", ROLE_FENCE_DESTROY, FENCE_FIELDS },
-	{ "fence", "fence_wait_start", ROLE_FENCE_WAIT_START, FENCE_FIELDS },
-	{ "fence", "fence_wait_end", ROLE_FENCE_WAIT_END, FENCE_FIELDS },
-#undef FENCE_FIELDS
-	{ "fence", "fence_annotate_wait_on", ROLE_FENCE_ANNOTATE,
-	  { "driver", "timeline", "context", "seqno", "waiting_driver", "waiting_timeline",
-	    "waiting_context", "waiting_seqno" } },
-	{ "sync", "sync_wait", ROLE_SYNC_WAIT, { "name", "status|state", "begin" } },
-	{ "sync", "sync_pt", ROLE_SYNC_PT, { "timeline|name", "value" } },
-	{ "sync", "sync_timeline", ROLE_SYNC_TIMELINE, { "name", "value" } },
-	{ NULL, NULL, ROLE_NONE, { NULL } },
-};
-
 int trax_event_known(const char *name, const char **near)
 {
-	/* the loader's roles, then the text reader's events (most are both) */
-	size_t nroles = sizeof(role_defs) / sizeof(role_defs[0]), n = 0;
+	/* every spelling of the catalogue */
 	const char **names;
-	int i, known = 0;
+	int n = 0, known = 0;
 
-	for (i = 0; text_builtin_event(i); i++)
-		;
-	names = calloc(nroles + i + 1, sizeof(*names));
+	for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++)
+		n += EV_SPELLINGS;
+	names = calloc(n + 1, sizeof(*names));
 	if (!names)
 		abort();
-	for (i = 0; role_defs[i].name; i++)
-		names[n++] = role_defs[i].name;
-	for (i = 0; text_builtin_event(i); i++)
-		names[n++] = text_builtin_event(i);
-	for (size_t j = 0; j < n && !known; j++)
-		known = !strcmp(names[j], name);
+	n = 0;
+	for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++)
+		for (int k = 0; k < EV_SPELLINGS && f->spell[k].name; k++) {
+			names[n++] = f->spell[k].name;
+			known |= !strcmp(f->spell[k].name, name);
+		}
 	if (near)
-		*near = known ? NULL : trax_suggest(name, names, (int)n);
+		*near = known ? NULL : trax_suggest(name, names, n);
 	free(names);
 	return known;
 }
@@ -300,30 +224,27 @@ void ld_free(struct loader *L)
 	free(L);
 }
 
+/* The type's row of the event catalogue (its system must match when the reader knows it). */
 static void resolve_role(struct ld_type *t)
 {
+	const struct ev_fact *r = ev_fact_find(t->system, t->name, strlen(t->name), NULL);
+
 	for (int k = 0; k < LD_ROLE_FIELDS; k++)
 		t->ridx[k] = -1;
-	for (const struct role_def *r = role_defs; r->name; r++) {
-		if (strcmp(r->name, t->name))
-			continue;
-		/* The system must match when the reader knows it (text traces may not). */
-		if (t->system[0] && r->system && strcmp(r->system, t->system))
-			continue;
-		t->role = r->role;
-		for (int k = 0; k < LD_ROLE_FIELDS && r->fields[k]; k++) {
-			/* "a|b": the first alternative the type has */
-			for (const char *alt = r->fields[k]; *alt && t->ridx[k] < 0;) {
-				size_t n = strcspn(alt, "|");
-
-				for (int i = 0; i < t->nfields && t->ridx[k] < 0; i++)
-					if (strlen(t->fields[i].name) == n &&
-					    !strncmp(t->fields[i].name, alt, n))
-						t->ridx[k] = i;
-				alt += n + (alt[n] == '|');
-			}
-		}
+	if (!r)
 		return;
+	t->role = r->role;
+	for (int k = 0; k < LD_ROLE_FIELDS && r->fields[k]; k++) {
+		/* "a|b": the first alternative the type has */
+		for (const char *alt = r->fields[k]; *alt && t->ridx[k] < 0;) {
+			size_t n = strcspn(alt, "|");
+
+			for (int i = 0; i < t->nfields && t->ridx[k] < 0; i++)
+				if (strlen(t->fields[i].name) == n &&
+				    !strncmp(t->fields[i].name, alt, n))
+					t->ridx[k] = i;
+			alt += n + (alt[n] == '|');
+		}
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "parse/catalogue.h"
 #include "parse/dbw.h"
 #include "parse/parse.h"
 
@@ -33,54 +34,6 @@ struct ld_val {
 	int64_t i;
 	const char *s;
 };
-
-/* Events that derived tables understand; the fields each needs are resolved by name. */
-enum ld_role {
-	ROLE_NONE,
-	ROLE_SCHED_SWITCH,
-	ROLE_SCHED_WAKING,
-	ROLE_SCHED_WAKEUP,
-	ROLE_SCHED_WAKEUP_NEW,
-	ROLE_PROCESS_FORK,
-	ROLE_PROCESS_EXEC,
-	ROLE_PROCESS_EXIT,
-	ROLE_PROCESS_FREE,
-	ROLE_SCHED_MIGRATE_TASK,
-	ROLE_TASK_NEWTASK,
-	ROLE_TASK_RENAME,
-	ROLE_CPU_FREQUENCY,
-	ROLE_CPU_IDLE,
-	ROLE_THERMAL_TEMPERATURE,
-	ROLE_CDEV_UPDATE,
-	ROLE_PRINT,
-	/* Android memory and graphics (parse/android.c) */
-	ROLE_OOM_SCORE_ADJ,
-	ROLE_MARK_VICTIM,
-	ROLE_LOWMEMORY_KILL,
-	ROLE_ION_ALLOC_START,
-	ROLE_ION_ALLOC_END,
-	ROLE_ION_ALLOC_FAIL,
-	ROLE_ION_ALLOC_FALLBACK,
-	ROLE_ION_HEAP_GROW,
-	ROLE_ION_HEAP_SHRINK,
-	ROLE_ION_STAT,
-	ROLE_DMA_HEAP_STAT,
-	ROLE_GPU_MEM_TOTAL,
-	ROLE_FENCE_INIT,
-	ROLE_FENCE_EMIT,
-	ROLE_FENCE_ENABLE,
-	ROLE_FENCE_SIGNALED,
-	ROLE_FENCE_DESTROY,
-	ROLE_FENCE_WAIT_START,
-	ROLE_FENCE_WAIT_END,
-	ROLE_FENCE_ANNOTATE,
-	ROLE_SYNC_WAIT,
-	ROLE_SYNC_PT,
-	ROLE_SYNC_TIMELINE,
-	ROLE__COUNT
-};
-
-#define LD_ROLE_FIELDS 8
 
 struct ld_type {
 	int id;				/* event_type.id */

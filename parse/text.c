@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parse/catalogue.h"
 #include "parse/loader.h"
 #include "parse/text.h"
 #include "util/grow.h"
@@ -1007,243 +1008,17 @@ static int state_numbering(struct state_ev *e, int64_t *preempt, char *why, size
 	return num;
 }
 
-/* ---- built-in event field lists (this machine's kernel formats) ---- */
+/* ---- built-in text forms (parse/catalogue.c) ---- */
 
-enum {
-	BF_STR = 1 << 0,	/* TEXT, a string */
-	BF_ARRAY = 1 << 1,	/* TEXT, an array */
-	BF_UNS = 1 << 2,	/* unsigned number */
-	BF_HEX = 1 << 3,	/* printed as hex without 0x */
-	BF_BOOL = 1 << 4,	/* printed as true/false, handled/unhandled */
-	BF_STATE = 1 << 5,	/* prev_state: number or letters */
-	BF_UNIT = 1 << 6,	/* printed with a unit suffix ("123kB") */
-	BF_COMMA = 1 << 7,	/* printed with a ',' after it ("heap_name=system, len=...") */
-	BF_BEGIN = 1 << 8,	/* "begin" (1) or "end" (0), as sync_wait prints its begin field */
-};
-
-struct bfield {
-	const char *name;
-	unsigned flags;
-	const char *alias;	/* another key printing this field, or NULL */
-};
-
-struct bdef {
-	const char *system, *name;
-	const struct bfield *f;
-};
-
-#define END { NULL, 0, NULL }
-static const struct bfield f_switch[] = {
-	{ "prev_comm", BF_STR, NULL }, { "prev_pid", 0, NULL }, { "prev_prio", 0, NULL },
-	{ "prev_state", BF_STATE, NULL }, { "next_comm", BF_STR, NULL }, { "next_pid", 0, NULL },
-	{ "next_prio", 0, NULL }, END,
-};
-static const struct bfield f_wakeup[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "prio", 0, NULL },
-	{ "target_cpu", 0, NULL }, END,
-};
-static const struct bfield f_migrate[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "prio", 0, NULL },
-	{ "orig_cpu", 0, NULL }, { "dest_cpu", 0, NULL }, END,
-};
-static const struct bfield f_fork[] = {
-	{ "parent_comm", BF_STR, "comm" }, { "parent_pid", 0, "pid" },
-	{ "child_comm", BF_STR, NULL }, { "child_pid", 0, NULL }, END,
-};
-static const struct bfield f_exec[] = {
-	{ "filename", BF_STR, NULL }, { "pid", 0, NULL }, { "old_pid", 0, NULL }, END,
-};
-static const struct bfield f_exit[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "prio", 0, NULL },
-	{ "group_dead", BF_UNS | BF_BOOL, NULL }, END,
-};
-static const struct bfield f_comm_pid_prio[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "prio", 0, NULL }, END,
-};
-static const struct bfield f_runtime[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "runtime", BF_UNS, NULL }, END,
-};
-static const struct bfield f_delay[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "delay", BF_UNS, NULL }, END,
-};
-static const struct bfield f_cpu_state[] = {
-	{ "state", BF_UNS, NULL }, { "cpu_id", BF_UNS, NULL }, END,
-};
-static const struct bfield f_clock[] = {
-	{ "name", BF_STR, "text" }, { "state", BF_UNS, NULL }, { "cpu_id", BF_UNS, NULL }, END,
-};
-static const struct bfield f_temp[] = {
-	{ "thermal_zone", BF_STR, NULL }, { "id", 0, NULL }, { "temp_prev", 0, NULL },
-	{ "temp", 0, NULL }, END,
-};
-static const struct bfield f_cdev[] = {
-	{ "type", BF_STR, NULL }, { "target", BF_UNS, NULL }, END,
-};
-static const struct bfield f_print[] = {
-	{ "ip", BF_UNS | BF_HEX, NULL }, { "buf", BF_STR, NULL }, END,
-};
-static const struct bfield f_bprint[] = {
-	{ "ip", BF_UNS, NULL }, { "fmt", BF_UNS, NULL }, { "buf", BF_ARRAY, NULL }, END,
-};
-static const struct bfield f_bputs[] = {
-	{ "ip", BF_UNS, NULL }, { "str", BF_UNS, NULL }, END,
-};
-static const struct bfield f_oom_adj[] = {
-	{ "pid", 0, NULL }, { "comm", BF_STR, NULL }, { "oom_score_adj", 0, NULL }, END,
-};
-static const struct bfield f_victim[] = {
-	{ "pid", 0, NULL }, { "comm", BF_STR, NULL },
-	{ "total_vm", BF_UNS | BF_UNIT, "total-vm" }, { "anon_rss", BF_UNS | BF_UNIT, "anon-rss" },
-	{ "file_rss", BF_UNS | BF_UNIT, "file-rss" },
-	{ "shmem_rss", BF_UNS | BF_UNIT, "shmem-rss" }, { "uid", BF_UNS, NULL },
-	{ "pgtables", BF_UNS | BF_UNIT, NULL }, { "oom_score_adj", 0, NULL }, END,
-};
-static const struct bfield f_newtask[] = {
-	{ "pid", 0, NULL }, { "comm", BF_STR, NULL }, { "clone_flags", BF_UNS | BF_HEX, NULL },
-	{ "oom_score_adj", 0, NULL }, END,
-};
-static const struct bfield f_rename[] = {
-	{ "pid", 0, NULL }, { "oldcomm", BF_STR, NULL }, { "newcomm", BF_STR, NULL },
-	{ "oom_score_adj", 0, NULL }, END,
-};
-static const struct bfield f_irq_entry[] = {
-	{ "irq", 0, NULL }, { "name", BF_STR, NULL }, END,
-};
-static const struct bfield f_irq_exit[] = {
-	{ "irq", 0, NULL }, { "ret", BF_BOOL, NULL }, END,
-};
-static const struct bfield f_softirq[] = {
-	{ "vec", BF_UNS, NULL }, END,
-};
-/* Android: the fields of the newest format dumped (../shared/traces/android/formats) */
-static const struct bfield f_ion_alloc[] = {
-	{ "client_name", BF_STR, NULL }, { "heap_name", BF_STR, NULL }, { "len", BF_UNS, NULL },
-	{ "mask", BF_UNS, NULL }, { "flags", BF_UNS, NULL }, END,
-};
-static const struct bfield f_ion_alloc_err[] = {
-	{ "client_name", BF_STR, NULL }, { "heap_name", BF_STR, NULL }, { "len", BF_UNS, NULL },
-	{ "mask", BF_UNS, NULL }, { "flags", BF_UNS, NULL }, { "error", 0, NULL }, END,
-};
-static const struct bfield f_ion_heap[] = {
-	{ "heap_name", BF_STR | BF_COMMA, NULL }, { "len", BF_UNS | BF_COMMA, NULL },
-	{ "total_allocated", BF_COMMA, NULL }, END,
-};
-static const struct bfield f_ion_stat[] = {
-	{ "buffer_id", BF_UNS, NULL }, { "len", BF_UNIT, NULL },
-	{ "total_allocated", BF_UNS | BF_UNIT, NULL }, END,
-};
-static const struct bfield f_dma_heap_stat[] = {
-	{ "inode", BF_UNS, NULL }, { "len", BF_UNIT, NULL },
-	{ "total_allocated", BF_UNS | BF_UNIT, NULL }, END,
-};
-static const struct bfield f_gpu_mem[] = {
-	{ "gpu_id", BF_UNS, NULL }, { "pid", BF_UNS, NULL }, { "size", BF_UNS, NULL }, END,
-};
-static const struct bfield f_lmk[] = {
-	{ "comm", BF_STR, NULL }, { "pid", 0, NULL }, { "pagecache_size", 0, NULL },
-	{ "pagecache_limit", 0, NULL }, { "free", 0, NULL }, END,
-};
-static const struct bfield f_fence[] = {
-	{ "driver", BF_STR, NULL }, { "timeline", BF_STR, NULL }, { "context", BF_UNS, NULL },
-	{ "seqno", BF_UNS, NULL }, END,
-};
-static const struct bfield f_fence_annotate[] = {
-	{ "driver", BF_STR, NULL }, { "timeline", BF_STR, NULL }, { "context", BF_UNS, NULL },
-	{ "seqno", BF_UNS, NULL }, { "waiting_driver", BF_STR, NULL },
-	{ "waiting_timeline", BF_STR, NULL }, { "waiting_context", BF_UNS, NULL },
-	{ "waiting_seqno", BF_UNS, NULL }, END,
-};
-static const struct bfield f_sync_wait[] = {
-	{ "name", BF_STR, NULL }, { "status", 0, "state" }, { "begin", BF_UNS | BF_BEGIN, "text" },
-	END,
-};
-static const struct bfield f_sync_pt[] = {
-	{ "timeline", BF_STR, "name" }, { "value", BF_STR, NULL }, END,
-};
-static const struct bfield f_sync_timeline[] = {
-	{ "name", BF_STR, NULL }, { "value", BF_STR, NULL }, END,
-};
-#undef END
-
-static const struct bdef builtin[] = {
-	{ "sched", "sched_switch", f_switch },
-	{ "sched", "sched_wakeup", f_wakeup },
-	{ "sched", "sched_waking", f_wakeup },
-	{ "sched", "sched_wakeup_new", f_wakeup },
-	{ "sched", "sched_migrate_task", f_migrate },
-	{ "sched", "sched_process_fork", f_fork },
-	{ "sched", "sched_process_exec", f_exec },
-	{ "sched", "sched_process_exit", f_exit },
-	{ "sched", "sched_process_free", f_comm_pid_prio },
-	{ "sched", "sched_process_wait", f_comm_pid_prio },
-	{ "sched", "sched_stat_runtime", f_runtime },
-	{ "sched", "sched_stat_sleep", f_delay },
-	{ "sched", "sched_stat_wait", f_delay },
-	{ "sched", "sched_stat_blocked", f_delay },
-	{ "sched", "sched_stat_iowait", f_delay },
-	{ "power", "cpu_idle", f_cpu_state },
-	{ "power", "cpu_frequency", f_cpu_state },
-	{ "power", "clock_set_rate", f_clock },
-	{ "power", "clock_enable", f_clock },
-	{ "power", "clock_disable", f_clock },
-	{ "thermal", "thermal_temperature", f_temp },
-	{ "thermal", "cdev_update", f_cdev },
-	{ "ftrace", "print", f_print },
-	{ "ftrace", "bprint", f_bprint },
-	{ "ftrace", "bputs", f_bputs },
-	{ "oom", "oom_score_adj_update", f_oom_adj },
-	{ "oom", "mark_victim", f_victim },
-	{ "task", "task_newtask", f_newtask },
-	{ "task", "task_rename", f_rename },
-	{ "irq", "irq_handler_entry", f_irq_entry },
-	{ "irq", "irq_handler_exit", f_irq_exit },
-	{ "irq", "softirq_entry", f_softirq },
-	{ "irq", "softirq_exit", f_softirq },
-	{ "irq", "softirq_raise", f_softirq },
-	{ "kmem", "ion_alloc_buffer_start", f_ion_alloc },
-	{ "kmem", "ion_alloc_buffer_end", f_ion_alloc },
-	{ "kmem", "ion_alloc_buffer_fail", f_ion_alloc_err },
-	{ "kmem", "ion_alloc_buffer_fallback", f_ion_alloc_err },
-	{ "kmem", "ion_heap_grow", f_ion_heap },
-	{ "kmem", "ion_heap_shrink", f_ion_heap },
-	{ "ion", "ion_stat", f_ion_stat },
-	{ "dmabuf_heap", "dma_heap_stat", f_dma_heap_stat },
-	{ "gpu_mem", "gpu_mem_total", f_gpu_mem },
-	{ "lowmemorykiller", "lowmemory_kill", f_lmk },
-	{ "dma_fence", "dma_fence_init", f_fence },
-	{ "dma_fence", "dma_fence_emit", f_fence },
-	{ "dma_fence", "dma_fence_enable_signal", f_fence },
-	{ "dma_fence", "dma_fence_signaled", f_fence },
-	{ "dma_fence", "dma_fence_destroy", f_fence },
-	{ "dma_fence", "dma_fence_wait_start", f_fence },
-	{ "dma_fence", "dma_fence_wait_end", f_fence },
-	{ "fence", "fence_init", f_fence },
-	{ "fence", "fence_emit", f_fence },
-	{ "fence", "fence_enable_signal", f_fence },
-	{ "fence", "fence_signaled", f_fence },
-	{ "fence", "fence_destroy", f_fence },
-	{ "fence", "fence_wait_start", f_fence },
-	{ "fence", "fence_wait_end", f_fence },
-	{ "fence", "fence_annotate_wait_on", f_fence_annotate },
-	{ "sync", "sync_wait", f_sync_wait },
-	{ "sync", "sync_pt", f_sync_pt },
-	{ "sync", "sync_timeline", f_sync_timeline },
-	{ NULL, NULL, NULL },
-};
-
-const char *text_builtin_event(int i)
+/* The row of an event name as a text trace writes it (no system), *spelling its spelling. */
+static const struct ev_fact *builtin_find(const char *name, int len, int *spelling)
 {
-	return i >= 0 && i < (int)(sizeof(builtin) / sizeof(builtin[0])) ? builtin[i].name : NULL;
-}
+	const struct ev_fact *f;
 
-static const struct bdef *builtin_find(const char *name, int len)
-{
 	if (span_eq(name, len, "tracing_mark_write"))
 		name = "print", len = 5;
-	for (const struct bdef *b = builtin; b->name; b++)
-		if (span_eq(name, len, b->name))
-			return b;
-	return NULL;
+	f = ev_fact_find(NULL, name, len, spelling);
+	return f && f->text ? f : NULL;
 }
 
 /* ---- the reader ---- */
@@ -1257,7 +1032,8 @@ struct tfield {
 
 struct ttype {
 	char *name;		/* the table's event name (canonical: "print") */
-	const struct bdef *b;
+	const struct ev_fact *b;	/* its catalogue row when it has a text form, else NULL */
+	int spell;			/* the spelling of b it is */
 	struct tfield *f;
 	int nf, cf;
 	struct ld_type *t;	/* NULL: no field at all, lines go to raw_event */
@@ -1402,26 +1178,30 @@ static struct ttype *type_get(struct text *R, const char *ev, int len)
 {
 	struct tname *slot;
 	struct ttype *tt;
-	const struct bdef *b;
+	const struct ev_fact *b;
+	int sp = 0;
 
 	if ((R->nused + 1) * 2 > R->ncap)
 		names_grow(R);
 	slot = name_slot(R, ev, len);
 	if (slot->name)
 		return slot->tt;
-	b = builtin_find(ev, len);
-	tt = b ? type_by_canonical(R, b->name) : NULL;
+	b = builtin_find(ev, len, &sp);
+	tt = b ? type_by_canonical(R, b->spell[sp].name) : NULL;
 	if (!tt) {
+		const char *name = b ? b->spell[sp].name : NULL;
+
 		tt = calloc(1, sizeof(*tt));
 		if (!tt)
 			abort();
 		tt->b = b;
-		tt->name = b ? xmemdup0(b->name, strlen(b->name)) : xmemdup0(ev, len);
-		tt->role = !b ? TT_OTHER : !strcmp(b->name, "sched_switch") ? TT_SWITCH :
-			!strcmp(b->name, "sched_process_fork") ? TT_FORK :
-			!strcmp(b->name, "task_newtask") ? TT_NEWTASK : TT_OTHER;
-		for (int i = 0; b && b->f[i].name; i++)
-			field_add(tt, b->f[i].name, strlen(b->f[i].name), &b->f[i]);
+		tt->spell = sp;
+		tt->name = b ? xmemdup0(name, strlen(name)) : xmemdup0(ev, len);
+		tt->role = !b ? TT_OTHER : b->role == ROLE_SCHED_SWITCH ? TT_SWITCH :
+			b->role == ROLE_PROCESS_FORK ? TT_FORK :
+			b->role == ROLE_TASK_NEWTASK ? TT_NEWTASK : TT_OTHER;
+		for (int i = 0; b && b->text[i].name; i++)
+			field_add(tt, b->text[i].name, strlen(b->text[i].name), &b->text[i]);
 		*R->types_tail = tt;
 		R->types_tail = &tt->next;
 	}
@@ -1740,7 +1520,7 @@ static void register_types(struct text *R)
 				defs[i].is_string = !f->all_int;
 			}
 		}
-		tt->t = ld_type_add(R->L, tt->b ? tt->b->system : "", tt->name, tt->nf, defs);
+		tt->t = ld_type_add(R->L, tt->b ? tt->b->spell[tt->spell].system : "", tt->name, tt->nf, defs);
 		free(defs);
 		if (tt->nf > maxf)
 			maxf = tt->nf;

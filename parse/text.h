@@ -11,9 +11,6 @@
  */
 int text_looks_like_ftrace(const char *buf, size_t n);
 
-/* The name of the i-th event whose text form the reader knows, or NULL past the last. */
-const char *text_builtin_event(int i);
-
 /* One ftrace text line split into its parts; pointers into the line, not NUL-terminated. */
 struct text_line {
 	const char *comm;

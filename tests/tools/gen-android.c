@@ -736,10 +736,13 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* sync (3.x/4.4): a wait on a point of a timeline that signals later */
-	if (load_event(dirs, ndirs, "sync", "sync_wait") &&
-	    load_event(dirs, ndirs, "sync", "sync_pt") &&
-	    load_event(dirs, ndirs, "sync", "sync_timeline")) {
+	/* sync (3.x/4.4; system sync, or sync_trace where a kernel names it so): a wait on a
+	 * point of a timeline that signals later */
+	const char *sync = load_event(dirs, ndirs, "sync", "sync_wait") ? "sync" : "sync_trace";
+
+	if (load_event(dirs, ndirs, sync, "sync_wait") &&
+	    load_event(dirs, ndirs, sync, "sync_pt") &&
+	    load_event(dirs, ndirs, sync, "sync_timeline")) {
 		ADD(US(800), 0, 1000, "sync_timeline", { "name", 0, "mali" }, { "value", 0, "99" });
 		ADD(US(810), 0, 1000, "sync_wait", { "name", 0, "SurfaceView:6" },
 		    { "status", 1, NULL }, { "begin", 1, NULL });

@@ -1,0 +1,118 @@
+/* parse/catalogue.h: the event catalogue: every fact trax holds about a kernel event, one table. */
+#ifndef TRAX_PARSE_CATALOGUE_H
+#define TRAX_PARSE_CATALOGUE_H
+
+#include <stddef.h>
+
+/*
+ * One row per event trax understands. The same table drives the loader (which events feed
+ * which derived tables, and the fields each reads), the ftrace text reader (the fields and types
+ * of an event whose text form it knows), `trax collect`'s presets (which events to enable) and
+ * the names `--events` suggests. An event that moved between systems or was renamed between
+ * kernel versions (fence:fence_init became dma_fence:dma_fence_init in 4.10; Android's sync
+ * events live in sync or sync_trace, ION's in ion or kmem) is one row with its spellings, the
+ * one a preset prefers first. The table is listed in doc/db.md ("The event catalogue"), and a
+ * unit test holds the two equal.
+ */
+
+/* Events that derived tables understand; the fields each needs are resolved by name. */
+enum ld_role {
+	ROLE_NONE,
+	ROLE_SCHED_SWITCH,
+	ROLE_SCHED_WAKING,
+	ROLE_SCHED_WAKEUP,
+	ROLE_SCHED_WAKEUP_NEW,
+	ROLE_PROCESS_FORK,
+	ROLE_PROCESS_EXEC,
+	ROLE_PROCESS_EXIT,
+	ROLE_PROCESS_FREE,
+	ROLE_SCHED_MIGRATE_TASK,
+	ROLE_TASK_NEWTASK,
+	ROLE_TASK_RENAME,
+	ROLE_CPU_FREQUENCY,
+	ROLE_CPU_IDLE,
+	ROLE_THERMAL_TEMPERATURE,
+	ROLE_CDEV_UPDATE,
+	ROLE_PRINT,
+	/* Android memory and graphics (parse/android.c) */
+	ROLE_OOM_SCORE_ADJ,
+	ROLE_MARK_VICTIM,
+	ROLE_LOWMEMORY_KILL,
+	ROLE_ION_ALLOC_START,
+	ROLE_ION_ALLOC_END,
+	ROLE_ION_ALLOC_FAIL,
+	ROLE_ION_ALLOC_FALLBACK,
+	ROLE_ION_HEAP_GROW,
+	ROLE_ION_HEAP_SHRINK,
+	ROLE_ION_STAT,
+	ROLE_DMA_HEAP_STAT,
+	ROLE_GPU_MEM_TOTAL,
+	ROLE_FENCE_INIT,
+	ROLE_FENCE_EMIT,
+	ROLE_FENCE_ENABLE,
+	ROLE_FENCE_SIGNALED,
+	ROLE_FENCE_DESTROY,
+	ROLE_FENCE_WAIT_START,
+	ROLE_FENCE_WAIT_END,
+	ROLE_FENCE_ANNOTATE,
+	ROLE_SYNC_WAIT,
+	ROLE_SYNC_PT,
+	ROLE_SYNC_TIMELINE,
+	ROLE__COUNT
+};
+
+#define LD_ROLE_FIELDS 8
+#define EV_SPELLINGS 3
+
+/* How the text form prints a field (`trace-cmd report` and tracefs, this machine's formats). */
+enum {
+	BF_STR = 1 << 0,	/* TEXT, a string */
+	BF_ARRAY = 1 << 1,	/* TEXT, an array */
+	BF_UNS = 1 << 2,	/* unsigned number */
+	BF_HEX = 1 << 3,	/* printed as hex without 0x */
+	BF_BOOL = 1 << 4,	/* printed as true/false, handled/unhandled */
+	BF_STATE = 1 << 5,	/* prev_state: number or letters */
+	BF_UNIT = 1 << 6,	/* printed with a unit suffix ("123kB") */
+	BF_COMMA = 1 << 7,	/* printed with a ',' after it ("heap_name=system, len=...") */
+	BF_BEGIN = 1 << 8,	/* "begin" (1) or "end" (0), as sync_wait prints its begin field */
+};
+
+struct bfield {
+	const char *name;
+	unsigned flags;
+	const char *alias;	/* another key printing this field, or NULL */
+};
+
+struct ev_spelling {
+	const char *system, *name;
+};
+
+struct ev_fact {
+	struct ev_spelling spell[EV_SPELLINGS];	/* the first is the text reader's and the
+						 * presets' first choice; unused ones NULL */
+	enum ld_role role;
+	const char *fields[LD_ROLE_FIELDS];	/* the fields the role reads; "a|b": the first
+						 * one the format has */
+	const char *feeds;			/* derived tables fed, "a,b"; NULL: none */
+	const char *presets;			/* collect presets enabling it, "a,b"; NULL: none */
+	const struct bfield *text;		/* text form; NULL: learnt from key=value */
+};
+
+/* The catalogue, ending with a row whose spell[0].name is NULL. */
+extern const struct ev_fact ev_catalogue[];
+
+/*
+ * The row of an event: the spelling named name (len bytes) in system (NULL or "": any system, as
+ * text traces do not say). Returns the row and sets *spelling to the spelling's index, or NULL.
+ */
+const struct ev_fact *ev_fact_find(const char *system, const char *name, size_t len,
+				   int *spelling);
+
+/* Whether list ("a,b", may be NULL) holds item. */
+int ev_list_holds(const char *list, const char *item);
+
+/* The collect presets, in the order `trax collect --list-presets` prints them, NULL-ended. */
+#define EV_NPRESETS 6
+extern const char *const ev_preset_names[EV_NPRESETS + 1];
+
+#endif
