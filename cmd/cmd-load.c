@@ -83,6 +83,14 @@ int cmd_load(int argc, char **argv)
 				       "one TRACE at a time");
 	if (!out)
 		out = def = default_output(argv[optind]);
+	{
+		const char *in[] = { argv[optind] }, *outs[] = { out };
+
+		if (cmd_check_outputs("load", in, 1, outs, 1)) {
+			free(def);
+			return EXIT_INPUT;
+		}
+	}
 	ret = trax_load(argv[optind], out, &lo, &st, &err);
 	if (ret) {
 		free(def);

@@ -13,6 +13,7 @@
 #include "parse/schema.h"
 #include "parse/text.h"
 #include "util/grow.h"
+#include "util/outfile.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -936,6 +937,13 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 	double t0 = now_s();
 	int fd, ret;
 
+	{
+		const char *in[] = { trace }, *out[] = { db_path };
+
+		ret = trax_outfile_check(in, 1, out, 1, err);
+		if (ret)
+			return ret;
+	}
 	ret = trax_detect_format(trace, &fmt, err);
 	if (ret)
 		return ret;

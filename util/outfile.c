@@ -1,5 +1,8 @@
 /* util/outfile.c: output files that appear only when complete. */
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -76,4 +79,70 @@ void trax_outfile_abort(struct trax_outfile *o)
 	o->tmp = NULL;
 	free(o->path);
 	o->path = NULL;
+}
+
+/* The same existing file: by device and inode. */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* "REALDIR/BASE" of a path that need not exist (its folder does), in buf; else path itself. */
+static void canonical_name(const char *path, char *buf, size_t len)
+{
+	char d[PATH_MAX], b[PATH_MAX], *real;
+
+	snprintf(d, sizeof(d), "%s", path);
+	snprintf(b, sizeof(b), "%s", path);
+	real = realpath(dirname(d), NULL);
+	if (real)
+		snprintf(buf, len, "%s/%s", real, basename(b));
+	else
+		snprintf(buf, len, "%s", path);
+	free(real);
+}
+
+int trax_outfile_check(const char *const *inputs, int nin, const char *const *outputs, int nout,
+		       struct trax_error *err)
+{
+	for (int o = 0; o < nout; o++) {
+		struct stat so, s;
+		int exists;
+
+		if (!outputs[o])
+			continue;
+		exists = stat(outputs[o], &so) == 0;
+		for (int i = 0; exists && i < nin; i++)
+			if (inputs[i] && stat(inputs[i], &s) == 0 && same_file(&so, &s))
+				return trax_error_set(err, TRAX_E_USAGE, "%s: the output is the input "
+						      "%s (the same file); refusing to overwrite it",
+						      outputs[o], inputs[i]);
+		for (int p = 0; p < o; p++) {
+			char a[2 * PATH_MAX], b[2 * PATH_MAX];
+			int clash;
+
+			if (!outputs[p])
+				continue;
+			if (exists) {
+				clash = stat(outputs[p], &s) == 0 && same_file(&so, &s);
+			} else {
+				canonical_name(outputs[o], a, sizeof(a));
+				canonical_name(outputs[p], b, sizeof(b));
+				clash = !strcmp(a, b);
+			}
+			if (clash)
+				return trax_error_set(err, TRAX_E_USAGE, "%s and %s are the same file: "
+						      "two outputs cannot share it", outputs[p],
+						      outputs[o]);
+		}
+	}
+	return 0;
+}
+
+int trax_outfile_same_fd(const char *path, int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && S_ISREG(a.st_mode) && stat(path, &b) == 0 &&
+	       same_file(&a, &b);
 }
