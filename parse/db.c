@@ -9,6 +9,7 @@
 #include "parse/parse.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/tmpfiles.h"
 
 static int mkdir_p(const char *dir)
 {
@@ -131,6 +132,8 @@ int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax
 				     strerror(errno));
 		goto out;
 	}
+	/* the temporary dbs of loads that were killed (SIGKILL: no handler ran) go */
+	trax_tmpfile_sweep(dir.buf);
 	strbuf_addf(&dbpath, "%s/%.32s.db", dir.buf, hex);
 	if (access(dbpath.buf, R_OK) == 0) {
 		ret = open_ro(dbpath.buf, db, err);

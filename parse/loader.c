@@ -926,6 +926,28 @@ static int source_meta(struct loader *L, const char *path, enum trax_format fmt,
 	return 0;
 }
 
+/*
+ * A database error that is about the output, whatever step met it ("database or disk is full",
+ * "disk I/O error"), names the output when it does not already.
+ */
+static void name_output(struct trax_error *err, const char *db_path)
+{
+	static const int codes[] = { SQLITE_FULL, SQLITE_IOERR };
+	char msg[sizeof(err->msg)];
+
+	if (!err || !strncmp(err->msg, db_path, strlen(db_path)))
+		return;
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		if (!strstr(err->msg, sqlite3_errstr(codes[i])))
+			continue;
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		trax_error_set(err, TRAX_E_DB, "%s: %s%s", db_path, msg, codes[i] == SQLITE_FULL ?
+			       " (on its disk, or in SQLite's temporary folder: $SQLITE_TMPDIR, "
+			       "$TMPDIR, /var/tmp, /tmp)" : "");
+		return;
+	}
+}
+
 int trax_load(const char *trace, const char *db_path, const struct trax_load_opts *opts,
 	      struct trax_load_stats *stats, struct trax_error *err)
 {
@@ -935,7 +957,7 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 	sqlite3 *db = NULL;
 	char *tmp = NULL;
 	double t0 = now_s();
-	int fd, ret;
+	int fd = -1, ret;
 
 	{
 		const char *in[] = { trace }, *out[] = { db_path };
@@ -958,15 +980,14 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 		strbuf_addf(&sb, "%s.tmp-XXXXXX", db_path);
 		tmp = strbuf_detach(&sb);
 	}
-	fd = mkstemp(tmp);
+	/* the umask's mode; locked while this process lives (a cache sweep spares it) */
+	fd = trax_tmpfile_create(tmp);
 	if (fd < 0) {
 		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create: %s", db_path,
 				     strerror(errno));
 		free(tmp);
 		return ret;
 	}
-	close(fd);
-	trax_tmpfile_add(tmp);
 	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) {
 		ret = trax_error_set(err, TRAX_E_DB, "%s: %s", db_path, sqlite3_errmsg(db));
 		goto out;
@@ -1024,7 +1045,11 @@ out:
 		sqlite3_close(db);
 	if (ret)
 		unlink(tmp);
+	if (fd >= 0)
+		close(fd);
 	trax_tmpfile_forget(tmp);
 	free(tmp);
+	if (ret == -TRAX_E_DB)
+		name_output(err, db_path);
 	return ret;
 }

@@ -15,30 +15,26 @@
 int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	mode_t mask;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	strbuf_addf(&sb, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(sb.buf);
+	fd = trax_tmpfile_create(sb.buf);	/* the umask's mode, as fopen would give */
 	if (fd < 0) {
 		strbuf_release(&sb);
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
 	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);	/* mkstemp makes 0600 */
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
 		int e = errno;
 
 		close(fd);
 		unlink(sb.buf);
+		trax_tmpfile_forget(sb.buf);
 		strbuf_release(&sb);
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(e));
 	}
 	o->tmp = strbuf_detach(&sb);
-	trax_tmpfile_add(o->tmp);
 	o->path = strdup(path);
 	if (!o->path)
 		abort();
