@@ -33,6 +33,8 @@ static char *default_output(const char *trace)
 	const char *dot;
 
 	base = base ? base + 1 : trace;
+	if (!strcmp(trace, "-"))
+		base = "stdin";		/* a piped trace */
 	dot = strrchr(base, '.');
 	if (dot && dot != base)
 		strbuf_add(&sb, base, dot - base);
