@@ -1,6 +1,5 @@
 /* parse/detect.c: telling trace.dat, ftrace text, systrace HTML and trax databases apart. */
 #include <ctype.h>
-#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,44 +10,6 @@
 
 #include "parse/parse.h"
 #include "parse/text.h"
-
-/*
- * The fixed fields after a trace.dat's magic -- version digits and their NUL, endianness (0 or
- * 1), long size (4 or 8), page size (a power of two) -- as far as buf's n bytes hold them
- * (a short file is the layout check's to call truncated). 0, or the error: a stream of zeros
- * behind the magic is refused from its first bytes, not after the whole stream.
- */
-static int dat_header_ok(const char *path, const unsigned char *buf, size_t n,
-			 struct trax_error *err)
-{
-	size_t v = 10, end;
-	uint32_t page;
-
-	while (v < n && v < 26 && buf[v] >= '0' && buf[v] <= '9')
-		v++;
-	if (v >= n)
-		return 0;
-	if (v == 10 || buf[v] != '\0')
-		return trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat header: no "
-				      "version number after the magic", path);
-	end = v + 1;
-	if (end < n && buf[end] > 1)
-		return trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat header: "
-				      "endianness %u (want 0 or 1)", path, buf[end]);
-	if (end + 1 < n && buf[end + 1] != 4 && buf[end + 1] != 8)
-		return trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat header: long "
-				      "size %u (want 4 or 8)", path, buf[end + 1]);
-	if (end + 6 <= n) {
-		const unsigned char *p = buf + end + 2;
-
-		page = buf[end] ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
-				  (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
-		if (page < 1024 || (page & (page - 1)))
-			return trax_error_set(err, TRAX_E_FORMAT, "%s: corrupt trace.dat header: "
-					      "page size %u (want a power of two)", path, page);
-	}
-	return 0;
-}
 
 int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_error *err)
 {
@@ -73,8 +34,6 @@ int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_erro
 		return trax_error_set(err, TRAX_E_FORMAT, "%s: empty file", path);
 	buf[n] = '\0';
 	if (n >= 10 && !memcmp(buf, "\x17\x08\x44tracing", 10)) {
-		if (dat_header_ok(path, (const unsigned char *)buf, n, err))
-			return -TRAX_E_FORMAT;
 		*fmt = TRAX_FMT_DAT;
 		return 0;
 	}

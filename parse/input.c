@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "parse/input.h"
+#include "parse/loader.h"
 #include "parse/parse.h"
 #include "util/strbuf.h"
 #include "util/tmpfiles.h"
@@ -129,7 +130,8 @@ static int spool(struct trax_input *in, int fd, struct trax_error *err)
 			enum trax_format fmt;
 
 			sniffed = 1;
-			if (trax_detect_format(in->spool, &fmt, err)) {
+			if (trax_detect_format(in->spool, &fmt, err) ||
+			    (fmt == TRAX_FMT_DAT && dat_check_header(in->spool, err))) {
 				trax_input_rename_error(err, in->spool, in->name);
 				return -err->code;
 			}

@@ -11,8 +11,8 @@
  * copy is bounded: TRAX_PIPE_MAX bytes (default 4 GiB; suffixes K, M, G), and
  * TRAX_PIPE_TIMEOUT seconds without data (default 60; 0: wait for ever), so that a FIFO nobody
  * writes to, an endless stream or a stalled writer ends with an error, never a hang. A stream
- * whose first 64 KiB are no trace is refused as soon as they are in. The FIFO is opened
- * non-blocking, so the open itself never waits for a writer.
+ * whose first 64 KiB are no trace (or a trace.dat header with impossible fields) is refused
+ * as soon as they are in. A FIFO is opened non-blocking, so the open never waits for a writer.
  */
 struct trax_input {
 	const char *name;	/* for messages and meta: the path, or "stdin" for "-" */

@@ -34,9 +34,10 @@ refused() {
 
 if [ -e "$REPRO" ]; then
 	refused "the magic then endless zeros through /dev/stdin: refused at once" \
-		'^trax load: /dev/stdin: corrupt trace.dat header: long size 0' \
+		'^trax load: /dev/stdin: corrupt trace.dat: a page size of 0 bytes' \
 		'(cat "'"$REPRO"'"; cat /dev/zero) | "$TRAX" load /dev/stdin -o x.db'
-	refused "the same through trax info -" '^trax info: stdin: corrupt trace.dat header' \
+	refused "the same through trax info -" \
+		"^trax info: stdin: corrupt trace.dat: a page size of 0" \
 		'(cat "'"$REPRO"'"; cat /dev/zero) | "$TRAX" info -'
 else
 	skip "the magic then endless zeros through a pipe" "$REPRO absent"
