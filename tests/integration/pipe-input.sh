@@ -89,8 +89,9 @@ is "$(q fifo.db "SELECT count(*) FROM sched_switch")" "$(grep -c ' sched_switch:
 	"the FIFO's sched_switch rows are the file's lines"
 is "$(cat "$DAT" | "$TRAX" info - 2>&1 | sed -n 's/^source: *//p')" \
 	"stdin (trace.dat, $(stat -c %s "$DAT") bytes)" "trax info - names stdin and the size piped"
-is "$(cat text.db | "$TRAX" query - 'SELECT count(*) FROM sched_switch' --format csv | tail -1 | tr -d '\r')" \
-	"$(grep -c ' sched_switch: ' "$TXT")" "a piped database is queried (trax query -)"
+got=$(cat text.db | "$TRAX" query - 'SELECT count(*) FROM sched_switch' --format csv)
+is "$(echo "$got" | tail -1 | tr -d '\r')" "$(grep -c ' sched_switch: ' "$TXT")" \
+	"a piped database is queried (trax query -)"
 is "$(ls -A "$d" | grep -c 'tmp-')" 0 "no temporary copy left"
 cd "$TOP" || exit 1
 finish
