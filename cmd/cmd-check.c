@@ -107,6 +107,25 @@ int cmd_check(int argc, char **argv)
 	}
 	if (argc - optind < 2)
 		return cmd_usage_error("check", "expects RULES.json and at least one TRACE or DB");
+	{
+		/* RULES.json, the traces and the baseline; the report and the new baseline */
+		const char **in = (const char **)argv + optind, *outs[] = { outpath, save_path };
+		int nin = argc - optind;
+
+		if (base_path) {
+			in = calloc(nin + 1, sizeof(*in));
+			if (!in)
+				abort();
+			memcpy(in, argv + optind, nin * sizeof(*in));
+			in[nin++] = base_path;
+		}
+		ret = cmd_check_outputs("check", in, nin, outs, 2);
+		if (base_path)
+			free(in);
+		if (ret)
+			return ret;
+		ret = EXIT_INPUT;
+	}
 	if (trax_rules_load(argv[optind], &rs, &problems, &err)) {
 		ret = check_swapped(argv + optind, argc - optind) ? EXIT_INPUT :
 			cmd_fail_all("check", &problems, &err);

@@ -165,6 +165,7 @@ int cmd_collect(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	ret = trax_capture_run(cap, &err);
@@ -189,6 +190,7 @@ int cmd_collect(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	running = NULL;
 	trax_capture_free(cap);
 	if (ret)

@@ -161,6 +161,21 @@ int cmd_gate(int argc, char **argv)
 		cmd_usage_error("gate", "expects runs after both --base and --new");
 		goto out;
 	}
+	{
+		const char **in = calloc(nruns[0] + nruns[1] + 1, sizeof(*in)), *outs[] = { outpath };
+		int nin = 0, bad;
+
+		if (!in)
+			abort();
+		in[nin++] = rules;
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < nruns[s]; i++)
+				in[nin++] = runs[s][i];
+		bad = cmd_check_outputs("gate", in, nin, outs, 1);
+		free(in);
+		if (bad)
+			goto out;
+	}
 	if (trax_rules_load(rules, &rs, &problems, &err)) {
 		cmd_fail_all("gate", &problems, &err);
 		goto out;

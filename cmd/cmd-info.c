@@ -262,6 +262,8 @@ int cmd_info(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_usage_error("info", "expects one TRACE or DB");
+	if (cmd_check_outputs("info", (const char **)argv + optind, 1, NULL, 0))
+		return EXIT_INPUT;
 	if (trax_db_open(argv[optind], NULL, &db, &err))
 		return cmd_fail("info", &err);
 	info_meta(db);

@@ -14,7 +14,9 @@ const char cmd_load_usage[] =
 	"Load a trace (trace.dat v6/v7, ftrace text, systrace HTML; detected from its content)\n"
 	"into a SQLite database: one table per event type, thread lifetimes, sched_slice,\n"
 	"thread_state and counter tracks (see doc/db.md). The database is written to a\n"
-	"temporary file and renamed into place when complete.\n"
+	"temporary file and renamed into place when complete. TRACE may be - (standard input)\n"
+	"or a FIFO: it is copied to a temporary file first, within TRAX_PIPE_MAX bytes and\n"
+	"TRAX_PIPE_TIMEOUT seconds without data (see trax-load(1)).\n"
 	"\n"
 	"  -o, --output DB     database to write (default: TRACE's name with .db, in the\n"
 	"                      current folder)\n"
@@ -33,6 +35,8 @@ static char *default_output(const char *trace)
 	const char *dot;
 
 	base = base ? base + 1 : trace;
+	if (!strcmp(trace, "-"))
+		base = "stdin";		/* a piped trace */
 	dot = strrchr(base, '.');
 	if (dot && dot != base)
 		strbuf_add(&sb, base, dot - base);
@@ -83,6 +87,14 @@ int cmd_load(int argc, char **argv)
 				       "one TRACE at a time");
 	if (!out)
 		out = def = default_output(argv[optind]);
+	{
+		const char *in[] = { argv[optind] }, *outs[] = { out };
+
+		if (cmd_check_outputs("load", in, 1, outs, 1)) {
+			free(def);
+			return EXIT_INPUT;
+		}
+	}
 	ret = trax_load(argv[optind], out, &lo, &st, &err);
 	if (ret) {
 		free(def);

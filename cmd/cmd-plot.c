@@ -319,6 +319,14 @@ int cmd_plot(int argc, char **argv)
 				      wa, wb);
 		goto out;
 	}
+	{
+		const char *in[] = { pos[1] }, *outs[] = { out };
+
+		if (cmd_check_outputs("plot", in, 1, outs, 1)) {
+			ret = EXIT_INPUT;
+			goto out;
+		}
+	}
 	if (trax_db_open(pos[1], NULL, &db, &err)) {
 		ret = cmd_fail("plot", &err);
 		goto out;

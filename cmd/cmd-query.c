@@ -152,6 +152,8 @@ int cmd_query(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return cmd_usage_error("query", "expects TRACE|DB and one SQL statement");
+	if (cmd_check_outputs("query", (const char **)argv + optind, 1, NULL, 0))
+		return EXIT_INPUT;
 	if (trax_db_open(argv[optind], events, &db, &err))
 		return cmd_fail("query", &err);
 	if (trax_sql_functions_register(db, &err)) {

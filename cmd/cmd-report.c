@@ -68,6 +68,12 @@ int cmd_report(int argc, char **argv)
 		return cmd_usage_error("report", "missing -o OUT.html|OUT.pdf");
 	if (trax_report_format_from_path(out, &fmt))
 		return cmd_usage_error("report", "%s: unknown format (want .html or .pdf)", out);
+	{
+		const char *in[] = { argv[optind], rules }, *outs[] = { out };
+
+		if (cmd_check_outputs("report", in, 2, outs, 1))
+			return EXIT_INPUT;
+	}
 	if (rules && trax_rules_load(rules, &rs, &problems, &err)) {
 		cmd_fail_all("report", &problems, &err);
 		trax_error_list_release(&problems);

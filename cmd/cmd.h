@@ -51,6 +51,15 @@ int cmd_out_commit(struct cmd_out *o, const char *cmd);
 /* Remove an uncommitted temporary file (a no-op after commit or for stdout). */
 void cmd_out_abort(struct cmd_out *o);
 
+/*
+ * Before anything is written: refuse outputs that are one of the inputs or each other (the same
+ * file by device and inode, so also through links; util/outfile.h), and a stdout redirected
+ * into an input. Prints one line naming both paths and returns EXIT_INPUT, else returns 0.
+ * NULL entries are skipped.
+ */
+int cmd_check_outputs(const char *cmd, const char *const *inputs, int nin,
+		      const char *const *outputs, int nout);
+
 /* Print "trax CMD: message" to stderr and return EXIT_INPUT. */
 int cmd_fail(const char *cmd, const struct trax_error *err);
 /* Print every problem as "trax CMD: problem" (err when the list is empty); EXIT_INPUT. */

@@ -59,6 +59,22 @@ void cmd_out_abort(struct cmd_out *o)
 	o->f = stdout;
 }
 
+int cmd_check_outputs(const char *cmd, const char *const *inputs, int nin,
+		      const char *const *outputs, int nout)
+{
+	struct trax_error err = { 0 };
+
+	if (trax_outfile_check(inputs, nin, outputs, nout, &err))
+		return cmd_fail(cmd, &err);
+	for (int i = 0; i < nin; i++)
+		if (inputs[i] && trax_outfile_same_fd(inputs[i], STDOUT_FILENO)) {
+			fprintf(stderr, "trax %s: stdout is redirected into the input %s (the same "
+				"file); refusing to write over it\n", cmd, inputs[i]);
+			return EXIT_INPUT;
+		}
+	return 0;
+}
+
 int cmd_fail(const char *cmd, const struct trax_error *err)
 {
 	fprintf(stderr, "trax %s: %s\n", cmd, err->msg[0] ? err->msg : trax_strerror(err->code));

@@ -19,6 +19,7 @@
 
 #include "collect/collect-local.h"
 #include "parse/parse.h"
+#include "util/outfile.h"
 
 #define INSTANCE_PREFIX "trax-collect-"
 #define KILL_GRACE_MS 2000
@@ -162,6 +163,22 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 	c->rtapp_logdir = strbuf_detach(&sb);
 	strbuf_add(&sb, base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
 	c->rtapp_logbase = strbuf_detach(&sb);
+	{
+		/* nothing written may replace an input or another output (OUT.rtapp.json,
+		 * written for a trax workload only, is checked when it is written) */
+		int wl = (opts->argv && opts->argv[0]) || opts->workload;
+		const char *in[] = { opts->workload,
+				     opts->argv && opts->argv[0] && strchr(opts->argv[0], '/') ?
+				     opts->argv[0] : NULL };
+		const char *outs[] = { c->out, c->out_incomplete, opts->db,
+				       wl ? c->log_path : NULL };
+		int ret = trax_outfile_check(in, 2, outs, 4, err);
+
+		if (ret) {
+			trax_capture_free(c);
+			return ret;
+		}
+	}
 	*out = c;
 	return 0;
 }
@@ -211,6 +228,56 @@ static int find_tracefs(struct trax_capture *c, struct trax_error *err)
 				      "absent, or a kernel too old for instances)", dir);
 	c->tdir = dir;
 	return 0;
+}
+
+/*
+ * Remove the per-CPU spill files and the unfinished trace (".BASE.trax-PID.cpuN",
+ * ".BASE.trax-PID.tmp" beside OUT) of earlier captures into the same OUT whose process is gone
+ * (killed by SIGKILL: no handler ran), saying so. A live capture's files stay.
+ */
+static void reap_stale_files(struct trax_capture *c)
+{
+	const char *base = strrchr(c->out, '/');
+	size_t dirlen = base ? (size_t)(base - c->out) + 1 : 0;
+	struct strbuf dir = STRBUF_INIT, prefix = STRBUF_INIT;
+	struct dirent **ents = NULL;
+	int n;
+
+	base = c->out + dirlen;
+	strbuf_add(&dir, c->out, dirlen);
+	if (!dirlen)
+		strbuf_adds(&dir, "./");
+	strbuf_addf(&prefix, ".%s.trax-", base);
+	n = scandir(dir.buf, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name, *rest;
+		char *end;
+		long pid;
+
+		if (strncmp(name, prefix.buf, prefix.len))
+			goto next;
+		rest = name + prefix.len;
+		pid = strtol(rest, &end, 10);
+		if (end == rest || pid <= 0 || pid == (long)getpid() || *end != '.' ||
+		    (strcmp(end, ".tmp") && (strncmp(end, ".cpu", 4) || !end[4] ||
+					     strspn(end + 4, "0123456789") != strlen(end + 4))))
+			goto next;
+		if (!kill(pid, 0) || errno != ESRCH)
+			goto next;	/* alive (or not ours to signal): not stale */
+		{
+			struct strbuf path = STRBUF_INIT;
+
+			strbuf_addf(&path, "%s%s", dir.buf, name);
+			if (!unlink(path.buf))
+				warn(c, "removed %s left by a killed trax (pid %ld)", path.buf, pid);
+			strbuf_release(&path);
+		}
+next:
+		free(ents[i]);
+	}
+	free(ents);
+	strbuf_release(&dir);
+	strbuf_release(&prefix);
 }
 
 /* Remove instances of earlier trax captures whose process is gone (killed by SIGKILL). */
@@ -516,6 +583,12 @@ static int prepare_workload(struct trax_capture *c, struct trax_error *err)
 		} else if (ret) {
 			return ret;
 		} else {
+			const char *in[] = { c->o.workload }, *outs[] = { c->rtapp_json };
+
+			if (trax_outfile_check(in, 1, outs, 1, err)) {
+				free(json);
+				return -TRAX_E_USAGE;
+			}
 			fd = open(c->rtapp_json, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (fd < 0 || write(fd, json, strlen(json)) != (ssize_t)strlen(json) ||
 			    close(fd)) {
@@ -825,6 +898,8 @@ int trax_capture_run(struct trax_capture *c, struct trax_error *err)
 	if (geteuid() != 0)
 		return trax_error_set(err, TRAX_E_PERM, "not root: capturing needs root (tracefs "
 				      "instances and trace_pipe_raw belong to root)");
+	/* before anything else can fail: the litter of a killed capture into this OUT goes */
+	reap_stale_files(c);
 	ret = find_tracefs(c, err);
 	if (ret)
 		return ret;

@@ -131,6 +131,13 @@ static int read_header(const char *path, struct dat_header *h, struct trax_error
 	return 0;
 }
 
+int dat_check_header(const char *path, struct trax_error *err)
+{
+	struct dat_header h;
+
+	return read_header(path, &h, err);
+}
+
 /* ---- types ---- */
 
 static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_type *t)

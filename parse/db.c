@@ -6,9 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parse/input.h"
+#include "parse/loader.h"
 #include "parse/parse.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/tmpfiles.h"
 
 static int mkdir_p(const char *dir)
 {
@@ -84,27 +87,43 @@ int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax
 	int ret;
 
 	*db = NULL;
+	if (getenv("TRAX_NO_CACHE") || trax_input_is_stream(path)) {
+		/*
+		 * A private load, gone when the connection closes: asked for, or a piped trace
+		 * (copied first, parse/input.h; it has no identity to cache it by).
+		 */
+		char tmpl[] = "/tmp/trax-XXXXXX";
+		char *d = mkdtemp(tmpl);
+		struct trax_input in;
+
+		if (!d)
+			return trax_error_set(err, TRAX_E_IO, "/tmp: %s", strerror(errno));
+		strbuf_addf(&dbpath, "%s/stdin", d);
+		ret = trax_input_open(&in, path, dbpath.buf, err);
+		if (!ret)
+			ret = trax_detect_format(in.path, &fmt, err);
+		if (!ret && fmt == TRAX_FMT_DB) {
+			ret = open_ro(in.path, db, err);
+		} else if (!ret) {
+			strbuf_reset(&dbpath);
+			strbuf_addf(&dbpath, "%s/trace.db", d);
+			ret = ld_load_named(in.path, strcmp(in.name, in.path) ? in.name : NULL,
+					    dbpath.buf, &opts, NULL, err);
+			if (!ret)
+				ret = open_ro(dbpath.buf, db, err);
+			unlink(dbpath.buf);
+		}
+		if (ret)
+			trax_input_rename_error(err, in.path, in.name);
+		trax_input_release(&in);	/* an open db reads on from the removed file */
+		rmdir(d);
+		goto out;
+	}
 	ret = trax_detect_format(path, &fmt, err);
 	if (ret)
 		return ret;
 	if (fmt == TRAX_FMT_DB)
 		return open_ro(path, db, err);
-
-	if (getenv("TRAX_NO_CACHE")) {
-		/* A private load, gone when the connection closes. */
-		char tmpl[] = "/tmp/trax-XXXXXX";
-		char *d = mkdtemp(tmpl);
-
-		if (!d)
-			return trax_error_set(err, TRAX_E_IO, "/tmp: %s", strerror(errno));
-		strbuf_addf(&dbpath, "%s/trace.db", d);
-		ret = trax_load(path, dbpath.buf, &opts, NULL, err);
-		if (!ret)
-			ret = open_ro(dbpath.buf, db, err);
-		unlink(dbpath.buf);
-		rmdir(d);
-		goto out;
-	}
 
 	/* Cache key: the file's identity and the set of events loaded. */
 	real = realpath(path, NULL);
@@ -131,6 +150,8 @@ int trax_db_open(const char *path, const char *events, sqlite3 **db, struct trax
 				     strerror(errno));
 		goto out;
 	}
+	/* the temporary dbs of loads that were killed (SIGKILL: no handler ran) go */
+	trax_tmpfile_sweep(dir.buf);
 	strbuf_addf(&dbpath, "%s/%.32s.db", dir.buf, hex);
 	if (access(dbpath.buf, R_OK) == 0) {
 		ret = open_ro(dbpath.buf, db, err);

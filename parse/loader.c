@@ -9,10 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parse/input.h"
 #include "parse/loader.h"
 #include "parse/schema.h"
 #include "parse/text.h"
 #include "util/grow.h"
+#include "util/outfile.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -825,19 +827,19 @@ const char *trax_format_name(enum trax_format fmt)
 	}
 }
 
-/* Source identity in meta: path, size, sha256 (computed here, once). */
-static int source_meta(struct loader *L, const char *path, enum trax_format fmt,
-		       struct trax_error *err)
+/* Source identity in meta: path (name when it is a copy), size, sha256 (computed here, once). */
+static int source_meta(struct loader *L, const char *path, const char *name,
+		       enum trax_format fmt, struct trax_error *err)
 {
 	char hex[65];
 	struct stat sb;
-	char *real = realpath(path, NULL);
+	char *real = name ? NULL : realpath(path, NULL);
 
 	if (stat(path, &sb) < 0)
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
 	if (sha256_file_hex(path, hex) < 0)
 		return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", path, strerror(errno));
-	ld_meta(L, "source.path", "%s", real ? real : path);
+	ld_meta(L, "source.path", "%s", real ? real : name ? name : path);
 	ld_meta(L, "source.size", "%lld", (long long)sb.st_size);
 	ld_meta(L, "source.sha256", "%s", hex);
 	ld_meta(L, "format", "%s", trax_format_name(fmt));
@@ -846,23 +848,73 @@ static int source_meta(struct loader *L, const char *path, enum trax_format fmt,
 	return 0;
 }
 
+/*
+ * A database error that is about the output, whatever step met it ("database or disk is full",
+ * "disk I/O error"), names the output when it does not already.
+ */
+static void name_output(struct trax_error *err, const char *db_path)
+{
+	static const int codes[] = { SQLITE_FULL, SQLITE_IOERR };
+	char msg[sizeof(err->msg)];
+
+	if (!err || !strncmp(err->msg, db_path, strlen(db_path)))
+		return;
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		if (!strstr(err->msg, sqlite3_errstr(codes[i])))
+			continue;
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		trax_error_set(err, TRAX_E_DB, "%s: %s%s", db_path, msg, codes[i] == SQLITE_FULL ?
+			       " (on its disk, or in SQLite's temporary folder: $SQLITE_TMPDIR, "
+			       "$TMPDIR, /var/tmp, /tmp)" : "");
+		return;
+	}
+}
+
 int trax_load(const char *trace, const char *db_path, const struct trax_load_opts *opts,
 	      struct trax_load_stats *stats, struct trax_error *err)
 {
+	return ld_load_named(trace, NULL, db_path, opts, stats, err);
+}
+
+int ld_load_named(const char *trace, const char *name, const char *db_path,
+		  const struct trax_load_opts *opts, struct trax_load_stats *stats,
+		  struct trax_error *err)
+{
 	struct trax_load_stats st = { 0 };
+	struct trax_input in;
+	struct strbuf base = STRBUF_INIT;
 	enum trax_format fmt;
 	struct loader *L = NULL;
 	sqlite3 *db = NULL;
 	char *tmp = NULL;
 	double t0 = now_s();
-	int fd, ret;
+	int fd = -1, ret;
 
-	ret = trax_detect_format(trace, &fmt, err);
-	if (ret)
+	{
+		const char *ins[] = { trace }, *outs[] = { db_path };
+
+		ret = trax_outfile_check(ins, 1, outs, 1, err);
+		if (ret)
+			return ret;
+	}
+	/* a piped trace: copied beside the db first */
+	strbuf_addf(&base, "%s.stdin", db_path);
+	ret = trax_input_open(&in, trace, base.buf, err);
+	strbuf_release(&base);
+	if (!name && strcmp(in.name, in.path))
+		name = in.name;		/* "-", or the copy of a pipe */
+	trace = in.path;
+	if (!ret)
+		ret = trax_detect_format(trace, &fmt, err);
+	if (!ret && fmt == TRAX_FMT_DB)
+		ret = trax_error_set(err, TRAX_E_USAGE, "%s: an SQLite database, not a trace",
+				     trace);
+	if (ret) {
+		if (name)
+			trax_input_rename_error(err, trace, name);
+		trax_input_release(&in);
 		return ret;
-	if (fmt == TRAX_FMT_DB)
-		return trax_error_set(err, TRAX_E_USAGE, "%s: an SQLite database, not a trace",
-				      trace);
+	}
 
 	/* Build beside the destination, then rename: a db that exists is a complete db. */
 	{
@@ -871,15 +923,15 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 		strbuf_addf(&sb, "%s.tmp-XXXXXX", db_path);
 		tmp = strbuf_detach(&sb);
 	}
-	fd = mkstemp(tmp);
+	/* the umask's mode; locked while this process lives (a cache sweep spares it) */
+	fd = trax_tmpfile_create(tmp);
 	if (fd < 0) {
 		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create: %s", db_path,
 				     strerror(errno));
 		free(tmp);
+		trax_input_release(&in);
 		return ret;
 	}
-	close(fd);
-	trax_tmpfile_add(tmp);
 	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) {
 		ret = trax_error_set(err, TRAX_E_DB, "%s: %s", db_path, sqlite3_errmsg(db));
 		goto out;
@@ -897,7 +949,7 @@ int trax_load(const char *trace, const char *db_path, const struct trax_load_opt
 		ret = trax_error_set(err, TRAX_E_NOMEM, "out of memory");
 		goto out;
 	}
-	ret = source_meta(L, trace, fmt, err);
+	ret = source_meta(L, trace, name, fmt, err);
 	if (ret)
 		goto out;
 	if (fmt == TRAX_FMT_DAT)
@@ -937,7 +989,14 @@ out:
 		sqlite3_close(db);
 	if (ret)
 		unlink(tmp);
+	if (fd >= 0)
+		close(fd);
 	trax_tmpfile_forget(tmp);
 	free(tmp);
+	if (ret == -TRAX_E_DB)
+		name_output(err, db_path);
+	if (ret && name)
+		trax_input_rename_error(err, trace, name);
+	trax_input_release(&in);
 	return ret;
 }

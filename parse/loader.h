@@ -181,4 +181,19 @@ int text_read_mem(struct loader *L, const char *label, const char *buf, size_t s
 		  struct trax_error *err);
 /* Android systrace/atrace HTML: the ftrace text of its trace-data blocks (systrace.c). */
 int systrace_read(struct loader *L, const char *path, struct trax_error *err);
+
+/*
+ * The fixed fields of a trace.dat's header (version, page size, long size: dat.c), read
+ * before anything else; 0 or a negative error naming path.
+ */
+int dat_check_header(const char *path, struct trax_error *err);
+
+/*
+ * trax_load() of the file trace known to the user as name (messages and meta source.path say
+ * name; NULL: trace): a piped trace that trax_db_open() copied to trace. A trace that is a
+ * stream itself is copied beside db_path first (parse/input.h).
+ */
+int ld_load_named(const char *trace, const char *name, const char *db_path,
+		  const struct trax_load_opts *opts, struct trax_load_stats *stats,
+		  struct trax_error *err);
 #endif

@@ -23,4 +23,18 @@ int trax_outfile_commit(struct trax_outfile *o, struct trax_error *err);
 /* Close and remove an uncommitted file; safe to call after commit or a failed open. */
 void trax_outfile_abort(struct trax_outfile *o);
 
+/*
+ * Refuse outputs that would replace an input or each other, before anything is written. An
+ * output is an input when both exist and are the same file by device and inode (so also
+ * through hard links and symbolic links); two outputs clash when they are the same file, or,
+ * not existing yet, the same name in the same folder. inputs[nin] and outputs[nout] may hold
+ * NULL entries (skipped); an input that does not exist is skipped (reading it fails on its
+ * own). Returns 0, or -TRAX_E_USAGE with err naming both paths ("OUT: the output is the input
+ * IN (the same file); refusing to overwrite it").
+ */
+int trax_outfile_check(const char *const *inputs, int nin, const char *const *outputs, int nout,
+		       struct trax_error *err);
+/* Whether path exists and is the same file as the open descriptor fd (a regular file). */
+int trax_outfile_same_fd(const char *path, int fd);
+
 #endif

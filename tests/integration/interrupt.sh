@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A signal that ends `trax load` (SIGINT, SIGTERM, SIGHUP) while it builds the db: the process
-# dies of that signal and leaves neither the db nor its temporary file.
+# A signal that ends `trax load` (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE; issue 11 item 9 for
+# the last two) while it builds the db: the process dies of that signal and leaves neither the
+# db nor its temporary file. So does a file size limit (ulimit -f: SIGXFSZ).
 . "$(dirname "$0")/../lib.sh"
 
 # 600000 sched_switch lines, two tasks taking turns on CPU 0: a load that takes a while
@@ -12,11 +13,13 @@ awk 'BEGIN {
 	}
 }' >"$TMP/big.txt"
 
-for sig in INT TERM HUP; do
+ulimit -c 0	# SIGQUIT dumps core by default: none in the folder
+for sig in INT TERM HUP QUIT PIPE; do
 	out=$TMP/out-$sig
 	mkdir -p "$out"
-	# (a background job of a script starts with SIGINT ignored: give it the default back)
-	env --default-signal=INT "$TRAX" load "$TMP/big.txt" -o "$out/x.db" >/dev/null 2>&1 &
+	# (a background job of a script starts with SIGINT and SIGQUIT ignored, and the runner
+	# may ignore SIGPIPE: give them their default back)
+	env --default-signal=INT,QUIT,PIPE "$TRAX" load "$TMP/big.txt" -o "$out/x.db" >/dev/null 2>&1 &
 	pid=$!
 	# wait for the temporary db to appear (the load is under way), then send the signal
 	for _ in $(seq 1 200); do
@@ -31,4 +34,12 @@ for sig in INT TERM HUP; do
 	is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig: trax died of the signal"
 	is "$(ls -A "$out" | tr '\n' ' ')" "" "SIG$sig: no db and no temporary file left"
 done
+
+# a file size limit below the db's size: the kernel sends SIGXFSZ at the write that passes it
+out=$TMP/out-XFSZ
+mkdir -p "$out"
+rc=$( { (ulimit -f 256; exec env --default-signal=XFSZ "$TRAX" load "$TMP/big.txt" \
+	-o "$out/x.db") >/dev/null 2>&1; echo $?; } 2>/dev/null)
+is "$rc" $((128 + $(kill -l XFSZ))) "ulimit -f 256: trax died of SIGXFSZ"
+is "$(ls -A "$out" | tr '\n' ' ')" "" "SIGXFSZ: no db and no temporary file left"
 finish
