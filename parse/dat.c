@@ -657,9 +657,10 @@ static void unmute_stderr(int saved)
  * The child execs this same program at once (argv[0] PROBE_ARGV0) and the probe runs from a
  * constructor, before main: a fork of a process whose other threads (the database writer, a
  * cache's prefetch) may hold a lock, the allocator's say, must not run anything but execve.
- * Its stderr (libtracecmd's own messages) goes nowhere, but for a sanitizer's report (the
- * sanitizer build), which goes to the stderr of trax; a report ends the probe with a status
- * other than 0 and 3, and the load with an error. Exit 4: it could not exec, and the open in
+ * Its stderr (libtracecmd's own messages) goes nowhere, but for a sanitizer's report of a
+ * memory error that does not fault (the sanitizer build), which goes to the stderr of trax; a
+ * report ends the probe with a status other than 0 and 3, and the load with an error. A fault
+ * kills the probe as in the plain build. Exit 4: it could not exec, and the open in
  * this process is the only check. dat_read() starts a probe only for a file whose sections
  * datlayout.c found sound: the probe catches what those checks do not know of.
  */
@@ -674,6 +675,12 @@ static void probe_run(const char *path)
 
 	if (null >= 0 && dup2(null, STDERR_FILENO) >= 0)
 		sanitizer_report_to(real);
+	/* a fault is what the probe is for (the parent says so in one line): the sanitizers'
+	 * handlers, which would report it at length, give way to the default action */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h)

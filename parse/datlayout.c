@@ -330,26 +330,46 @@ static int check_printk(struct rd *r, uint64_t off, uint64_t n)
 	return ret;
 }
 
-/* The string of a clock option: tracecmd_parse_trace_clock() takes the word in brackets. */
-static int check_clock(struct rd *r, const char *s, uint64_t at)
+/*
+ * A trace clock option's sz bytes, as tracecmd_parse_trace_clock() reads them without a NUL
+ * of its own: strtok_r() on spaces up to the first word in brackets, then that word split at
+ * the brackets. A word that runs to the end of the option has it read past its buffer; a word of
+ * brackets only has it pass NULL to sscanf(). Old trace-cmd writes the option empty (the clock
+ * follows the CPU data, ended by libtracecmd): that form reads nothing it keeps, and is accepted.
+ */
+static int check_clock(struct rd *r, const char *buf, uint64_t sz, uint64_t at)
 {
-	for (const char *w = s; *w; ) {
-		size_t n = strcspn(w, " ");
+	uint64_t i = 0, w;
 
-		/* a word of brackets only: the library's strtok_r() gives NULL to sscanf() */
-		if (n && *w == '[' && strspn(w, "[]") >= n)
-			return corrupt(r, "the trace clock option: an empty clock name", at);
-		w += n;
-		w += strspn(w, " ");
+	if (!sz)
+		return 0;
+	for (;;) {
+		while (i < sz && buf[i] == ' ')
+			i++;
+		if (i < sz && !buf[i])
+			return 0;
+		for (w = i; i < sz && buf[i] != ' ' && buf[i]; i++)
+			;
+		if (i >= sz)
+			return corrupt(r, "the trace clock option: a word that does not end inside it",
+				       at + w);
+		if (buf[w] == '[') {
+			for (uint64_t k = w; k < i; k++)
+				if (buf[k] != '[' && buf[k] != ']')
+					return 0;
+			return corrupt(r, "the trace clock option: an empty clock name", at + w);
+		}
+		if (!buf[i])
+			return 0;
+		i++;
 	}
-	return 0;
 }
 
 /*
  * One option's data (sz bytes at off) against what handle_options() in libtracecmd does with
  * it: strdup() and strtoll() on strings (they must end inside the option), buf[size - 1],
  * four bytes of a CPU count, a guest's CPU ids used as indexes, a hook string it dereferences
- * the parse of.
+ * the parse of, a trace clock it splits with strtok_r().
  */
 static int check_option(struct rd *r, uint16_t id, uint64_t off, uint64_t sz)
 {
@@ -374,6 +394,13 @@ static int check_option(struct rd *r, uint16_t id, uint64_t off, uint64_t sz)
 		return corrupt(r, msg, off);
 	if (id == OPT_CPUSTAT || id == OPT_CPUCOUNT)
 		return 0;
+	if (id == OPT_TRACECLOCK) {
+		ret = rd_dup(r, off, sz, &buf, what);
+		if (!ret)
+			ret = check_clock(r, buf, sz, off);
+		free(buf);
+		return ret;
+	}
 	ret = rd_dup(r, off, sz, &buf, what);
 	if (ret)
 		return ret;
@@ -418,8 +445,6 @@ static int check_option(struct rd *r, uint16_t id, uint64_t off, uint64_t sz)
 			ret = corrupt(r, msg, off);
 			break;
 		}
-		if (id == OPT_TRACECLOCK)
-			ret = check_clock(r, buf, off);
 #if TRAX_TRACECMD_ABI
 		if (id == OPT_HOOK) {
 			struct hook_list *hook = tracecmd_create_event_hook(buf);

@@ -74,6 +74,14 @@ c6=$(at "$V6" "[local] global")
 mutate "$V6" "$TMP/opt-clock.dat" 's/\[local\] global/[]]]]]] global/'
 refused "v6 option: a trace clock with an empty bracketed name" "$TMP/opt-clock.dat" \
 	"the trace clock option: an empty clock name at byte $c6"
+# old trace-cmd writes an empty trace clock option (the clock follows the CPU data): it loads
+b=$SHARED/traces/bart/raw_trace.dat
+if [ -f "$b" ]; then
+	"$TRAX" load "$b" -o "$TMP/bart.db" >/dev/null 2>"$TMP/err"
+	_result $? "bart/raw_trace.dat (an empty trace clock option) loads" "$(cat "$TMP/err")"
+else
+	skip "bart/raw_trace.dat (an empty trace clock option) loads" "$b missing"
+fi
 u7=$(at "$V7N" "Linux vm 6.18.44-fc-v1147 x86_64")
 mutate "$V7N" "$TMP/opt7-uname.dat" 's/(Linux vm 6\.18\.44-fc-v1147 x86_64)\0/${1}X/'
 refused "v7 option: a uname that does not end inside its option" "$TMP/opt7-uname.dat" \
