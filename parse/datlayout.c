@@ -423,12 +423,16 @@ static int check_option(struct rd *r, uint16_t id, uint64_t off, uint64_t sz)
 		p = (uint64_t)(nul + 1 - buf) + 8;
 		if (p + 4 > sz)
 			break;	/* libtracecmd refuses it */
-		count = *(uint32_t *)(buf + p);
-		if (r->swap)
-			count = __builtin_bswap32((uint32_t)count);
-		for (p += 4; p + 8 <= sz; p += 8) {
-			uint32_t cpu = *(uint32_t *)(buf + p);
+		{
+			uint32_t c32;
 
+			memcpy(&c32, buf + p, 4);
+			count = r->swap ? __builtin_bswap32(c32) : c32;
+		}
+		for (p += 4; p + 8 <= sz; p += 8) {
+			uint32_t cpu;
+
+			memcpy(&cpu, buf + p, 4);
 			if (r->swap)
 				cpu = __builtin_bswap32(cpu);
 			if (cpu >= count) {
