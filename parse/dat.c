@@ -609,18 +609,34 @@ static void file_meta(struct dat *D, const struct dat_header *hdr)
 }
 
 /*
+ * The sanitizers' own interface (sanitizer/common_interface_defs.h): where their reports go.
+ * Weak: in the plain build there is no sanitizer and the call is skipped.
+ */
+void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+
+/* In the sanitizer build, reports go to fd even while stderr is muted. */
+static void sanitizer_report_to(int fd)
+{
+	if (__sanitizer_set_report_fd && fd >= 0)
+		__sanitizer_set_report_fd((void *)(intptr_t)fd);
+}
+
+/*
  * libtracecmd prints its own complaints (perror("mmap"), "Can not mmap file, will read
  * instead") on stderr while it opens a damaged file; trax's one-line error says what matters.
+ * A sanitizer's report is not such a complaint: it still reaches the real stderr.
  */
 static int mute_stderr(void)
 {
 	int saved, null;
 
 	fflush(stderr);
-	saved = dup(STDERR_FILENO);
+	saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (saved >= 0 && null >= 0)
+	if (saved >= 0 && null >= 0) {
 		dup2(null, STDERR_FILENO);
+		sanitizer_report_to(saved);
+	}
 	if (null >= 0)
 		close(null);
 	return saved;
@@ -632,6 +648,7 @@ static void unmute_stderr(int saved)
 		return;
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
+	sanitizer_report_to(STDERR_FILENO);
 	close(saved);
 }
 
@@ -647,8 +664,12 @@ static void unmute_stderr(int saved)
  * The child execs this same program at once (argv[0] PROBE_ARGV0) and the probe runs from a
  * constructor, before main: a fork of a process whose other threads (the database writer, a
  * cache's prefetch) may hold a lock, the allocator's say, must not run anything but execve.
- * Its stderr (libtracecmd's own messages) goes nowhere. Exit 4: it could not exec, and the
- * open in this process is the only check.
+ * Its stderr (libtracecmd's own messages) goes nowhere, but for a sanitizer's report of a
+ * memory error that does not fault (the sanitizer build), which goes to the stderr of trax; a
+ * report ends the probe with a status other than 0 and 3, and the load with an error. A fault
+ * kills the probe as in the plain build. Exit 4: it could not exec, and the open in
+ * this process is the only check. dat_read() starts a probe only for a file whose sections
+ * datlayout.c found sound: the probe catches what those checks do not know of.
  */
 #define PROBE_ARGV0 "trax-dat-probe"
 #define PROBE_TIMEOUT_MS 120000
@@ -657,9 +678,16 @@ static void probe_run(const char *path)
 {
 	struct tracecmd_input *h;
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int real = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 
-	if (null >= 0)
-		dup2(null, STDERR_FILENO);
+	if (null >= 0 && dup2(null, STDERR_FILENO) >= 0)
+		sanitizer_report_to(real);
+	/* a fault is what the probe is for (the parent says so in one line): the sanitizers'
+	 * handlers, which would report it at length, give way to the default action */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h)

@@ -250,6 +250,52 @@ static void resolve_role(struct ld_type *t)
 	}
 }
 
+/* SQLite's identifiers ignore ASCII case: "State" and "state" name one column. */
+static int ident_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		unsigned char x = *a, y = *b;
+
+		if (x >= 'A' && x <= 'Z')
+			x += 'a' - 'A';
+		if (y >= 'A' && y <= 'Z')
+			y += 'a' - 'A';
+		if (x != y)
+			return 0;
+	}
+	return *a == *b;
+}
+
+/*
+ * The column of field i (doc/db.md): its own name; a trailing '_' when it is one of the
+ * common columns; then "_2", "_3"... while it equals (ignoring case) a column before it.
+ */
+static char *column_name(const struct ld_type *t, int i)
+{
+	const char *name = t->fields[i].name;
+	struct strbuf base = STRBUF_INIT, sb = STRBUF_INIT;
+	int taken = 1;
+
+	strbuf_adds(&base, name);
+	for (int c = 0; common_cols[c]; c++)
+		if (ident_eq(common_cols[c], name))
+			strbuf_addch(&base, '_');
+	strbuf_adds(&sb, base.buf);
+	for (int k = 2; taken; k++) {
+		taken = 0;
+		for (int c = 0; common_cols[c] && !taken; c++)
+			taken = ident_eq(common_cols[c], sb.buf);
+		for (int j = 0; j < i && !taken; j++)
+			taken = ident_eq(t->colnames[j], sb.buf);
+		if (taken) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s_%d", base.buf, k);
+		}
+	}
+	strbuf_release(&base);
+	return strbuf_detach(&sb);
+}
+
 struct ld_type *ld_type_add(struct loader *L, const char *system, const char *name,
 			    int nfields, const struct ld_field_def *fields)
 {
@@ -266,23 +312,9 @@ struct ld_type *ld_type_add(struct loader *L, const char *system, const char *na
 	if (!t->fields || !t->colnames)
 		abort();
 	for (int i = 0; i < nfields; i++) {
-		int clash = 0;
-
 		t->fields[i] = fields[i];
 		t->fields[i].name = xstrdup(fields[i].name);
-		for (int c = 0; common_cols[c]; c++)
-			if (!strcmp(common_cols[c], fields[i].name))
-				clash = 1;
-		if (clash) {
-			size_t n = strlen(fields[i].name) + 2;
-
-			t->colnames[i] = malloc(n);
-			if (!t->colnames[i])
-				abort();
-			snprintf(t->colnames[i], n, "%s_", fields[i].name);
-		} else {
-			t->colnames[i] = xstrdup(fields[i].name);
-		}
+		t->colnames[i] = column_name(t, i);
 	}
 	t->stmt = -1;
 	t->loaded = ld_wanted(L, system, name);
@@ -425,7 +457,18 @@ const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t st
 static int is_reserved(const char *name)
 {
 	for (int i = 0; reserved_tables[i]; i++)
-		if (!strcmp(reserved_tables[i], name))
+		if (ident_eq(reserved_tables[i], name))
+			return 1;
+	return 0;
+}
+
+/* Whether a table (or index) name is taken, ignoring case as SQLite does. */
+static int table_taken(struct loader *L, const struct ld_type *t, const char *name)
+{
+	if (is_reserved(name) || schema_is_index(name))
+		return 1;
+	for (struct ld_type *o = L->types; o; o = o->next)
+		if (o != t && o->table && ident_eq(o->table, name))
 			return 1;
 	return 0;
 }
@@ -452,8 +495,20 @@ static void choose_table_name(struct loader *L, struct ld_type *t)
 		strbuf_addf(&sb, "unknown__%s", t->name);
 	else
 		strbuf_adds(&sb, t->name);
+	sanitize_ident(sb.buf);
+	/* names that differ only in case (or in the characters made '_') get "_2", "_3"... in
+	 * the order their tables are made */
+	if (table_taken(L, t, sb.buf)) {
+		struct strbuf base = STRBUF_INIT;
+
+		strbuf_adds(&base, sb.buf);
+		for (int k = 2; table_taken(L, t, sb.buf); k++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s_%d", base.buf, k);
+		}
+		strbuf_release(&base);
+	}
 	t->table = strbuf_detach(&sb);
-	sanitize_ident(t->table);
 }
 
 static void create_table(struct loader *L, struct ld_type *t)
@@ -745,7 +800,7 @@ static int write_catalog(struct loader *L, struct trax_error *err)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(L->db, "INSERT INTO event_field VALUES(?,?,?,?,?,?)", -1, &st, NULL))
+	if (sqlite3_prepare_v2(L->db, "INSERT INTO event_field VALUES(?,?,?,?,?,?,?)", -1, &st, NULL))
 		goto out;
 	for (struct ld_type *t = L->types; t; t = t->next) {
 		if (!t->has_table)
@@ -760,6 +815,7 @@ static int write_catalog(struct loader *L, struct trax_error *err)
 			sqlite3_bind_int(st, 4, f->is_array);
 			sqlite3_bind_int(st, 5, f->is_string);
 			sqlite3_bind_int(st, 6, f->is_unsigned);
+			sqlite3_bind_text(st, 7, f->name, -1, SQLITE_STATIC);
 			if (sqlite3_step(st) != SQLITE_DONE)
 				goto out;
 			sqlite3_reset(st);

@@ -1,4 +1,6 @@
 /* parse/schema.c: the fixed part of the trax data model (doc/db.md describes every column). */
+#include <string.h>
+
 #include "parse/schema.h"
 
 static const char core_sql[] =
@@ -6,7 +8,7 @@ static const char core_sql[] =
 	"CREATE TABLE event_type(id INTEGER PRIMARY KEY, system TEXT, name TEXT, table_name TEXT,"
 	" count INTEGER);"
 	"CREATE TABLE event_field(type_id INTEGER, name TEXT, sql_type TEXT, is_array INTEGER,"
-	" is_string INTEGER, is_unsigned INTEGER);"
+	" is_string INTEGER, is_unsigned INTEGER, field_name TEXT);"
 	"CREATE TABLE raw_event(ts INTEGER, cpu INTEGER, common_pid INTEGER, buffer INTEGER,"
 	" name TEXT, text TEXT);"
 	"CREATE TABLE lost_event(ts INTEGER, cpu INTEGER, buffer INTEGER, count INTEGER);"
@@ -57,4 +59,17 @@ void schema_create_core(struct dbw *w)
 const char *schema_core_indexes(void)
 {
 	return core_indexes;
+}
+
+int schema_is_index(const char *name)
+{
+	static const char kw[] = "CREATE INDEX ";
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(core_indexes, kw); p; p = strstr(p, kw)) {
+		p += sizeof(kw) - 1;
+		if (!strncasecmp(p, name, n) && p[n] == ' ')
+			return 1;
+	}
+	return 0;
 }

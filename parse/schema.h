@@ -10,4 +10,7 @@ void schema_create_core(struct dbw *w);
 /* SQL creating the indexes of the fixed tables. Must not be freed. */
 const char *schema_core_indexes(void);
 
+/* Whether name (ignoring ASCII case, as SQLite does) is one of those indexes. */
+int schema_is_index(const char *name);
+
 #endif

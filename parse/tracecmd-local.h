@@ -1,7 +1,8 @@
 /*
  * parse/tracecmd-local.h: libtracecmd functions that the library exports but its public header
  * (trace-cmd.h, 1.3) does not declare: the trace clock, uname, CPU stats, the file's version
- * and compression, and rewinding a buffer after a look at its first records.
+ * and compression, rewinding a buffer after a look at its first records, and the parse of a hook
+ * option (parse/datlayout.c checks one before the open dereferences it).
  *
  * Choice (documented in doc/db.md): we declare these ourselves rather than parse the file's
  * option sections again. Their signatures are stable since libtracecmd 1.0 (the private header
@@ -23,6 +24,10 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
 void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle, unsigned long long time);
+/* the parse of a hook option, as the open does it (NULL: it cannot) */
+struct hook_list;
+struct hook_list *tracecmd_create_event_hook(const char *arg);
+void tracecmd_free_hooks(struct hook_list *hooks);
 #endif
 
 #endif
