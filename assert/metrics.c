@@ -936,7 +936,8 @@ static int sql_progress(void *ctx)
 static int sql_metric(sqlite3 *db, const struct trax_rule *r, struct trax_value *val,
 		      struct trax_error *err)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *next = NULL;
+	const char *tail = NULL;
 	struct deadline dl;
 	int rc, ret = 0;
 
@@ -944,10 +945,17 @@ static int sql_metric(sqlite3 *db, const struct trax_rule *r, struct trax_value 
 	dl.end.tv_sec += SQL_TIME_LIMIT_S;
 	sqlite3_set_authorizer(db, sql_authorizer, NULL);
 	sqlite3_progress_handler(db, 10000, sql_progress, &dl);
-	rc = sqlite3_prepare_v2(db, r->query, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db, r->query, -1, &st, &tail);
 	if (rc != SQLITE_OK) {
 		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query: %s", r->id,
 				     sqlite3_errmsg(db));
+		goto out;
+	}
+	/* A second statement would be silently ignored: refuse it (only comments may follow). */
+	if (sqlite3_prepare_v2(db, tail, -1, &next, NULL) != SQLITE_OK || next) {
+		sqlite3_finalize(next);
+		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query has more than one "
+				     "statement", r->id);
 		goto out;
 	}
 	if (!sqlite3_stmt_readonly(st)) {
