@@ -932,6 +932,7 @@ static int sql_progress(void *ctx)
 }
 
 #define SQL_TIME_LIMIT_S 10
+#define SQL_HEAP_LIMIT_MIB 512
 
 static int sql_metric(sqlite3 *db, const struct trax_rule *r, struct trax_value *val,
 		      struct trax_error *err)
@@ -939,8 +940,12 @@ static int sql_metric(sqlite3 *db, const struct trax_rule *r, struct trax_value 
 	sqlite3_stmt *st = NULL, *next = NULL;
 	const char *tail = NULL;
 	struct deadline dl;
+	sqlite3_int64 heap;
 	int rc, ret = 0;
 
+	/* The query's memory is bounded too: SQLite's heap limit while it runs, then the old one. */
+	heap = sqlite3_hard_heap_limit64(-1);
+	sqlite3_hard_heap_limit64((sqlite3_int64)SQL_HEAP_LIMIT_MIB << 20);
 	clock_gettime(CLOCK_MONOTONIC, &dl.end);
 	dl.end.tv_sec += SQL_TIME_LIMIT_S;
 	sqlite3_set_authorizer(db, sql_authorizer, NULL);
@@ -986,6 +991,9 @@ static int sql_metric(sqlite3 *db, const struct trax_rule *r, struct trax_value 
 	} else if (rc == SQLITE_INTERRUPT) {
 		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query stopped after %d s", r->id,
 				     SQL_TIME_LIMIT_S);
+	} else if (rc == SQLITE_NOMEM) {
+		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query needs more than %d MiB",
+				     r->id, SQL_HEAP_LIMIT_MIB);
 	} else {
 		ret = trax_error_set(err, TRAX_E_EVAL, "rule \"%s\": query: %s", r->id,
 				     sqlite3_errmsg(db));
@@ -994,6 +1002,7 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_set_authorizer(db, NULL, NULL);
 	sqlite3_progress_handler(db, 0, NULL, NULL);
+	sqlite3_hard_heap_limit64(heap);
 	return ret;
 }
 
