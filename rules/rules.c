@@ -680,6 +680,34 @@ struct named_window {
 	int bad;		/* it had a problem (already recorded) */
 };
 
+
+/* regcomp of a long or deeply grouped regex can take seconds (5000 nested groups: 25 s):
+ * refuse it first. Groups are counted as '(' outside brackets and not escaped. */
+#define REGEX_MAX_LEN 256
+#define REGEX_MAX_GROUPS 32
+
+static int regex_too_big(const char *re, int *why)
+{
+	int groups = 0, bracket = 0;
+
+	*why = 0;
+	if (strlen(re) > REGEX_MAX_LEN) {
+		*why = -1;
+		return 1;
+	}
+	for (const char *p = re; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (bracket && *p == ']')
+			bracket = 0;
+		else if (!bracket && *p == '[')
+			bracket = 1;
+		else if (!bracket && *p == '(')
+			groups++;
+	}
+	*why = 1;
+	return groups > REGEX_MAX_GROUPS;
+}
 static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 {
 	const char *k;
@@ -728,6 +756,10 @@ static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 
 				if (!json_is_string(x))
 					return fail(c, "task.regex", "expected a regular expression");
+				if (regex_too_big(json_string_value(x), &rc))
+					return fail(c, "task.regex", "regex has %s (limit %d)",
+						    rc < 0 ? "too many characters" : "too many groups",
+						    rc < 0 ? REGEX_MAX_LEN : REGEX_MAX_GROUPS);
 				s->kind = TRAX_SEL_REGEX;
 				s->pattern = xstrdup(json_string_value(x));
 				rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NOSUB);
