@@ -681,33 +681,66 @@ struct named_window {
 };
 
 
-/* regcomp of a long or deeply grouped regex can take seconds (5000 nested groups: 25 s):
- * refuse it first. Groups are counted as '(' outside brackets and not escaped. */
+/* regcomp of a long or deeply grouped regex can take seconds (5000 nested groups: 25 s), and
+ * counted repetitions multiply its size ((a{100}){100}): refuse them first. Groups are counted
+ * as '(' outside brackets and not escaped; the bounds of {m}, {m,}, {m,n} and {,n} multiply
+ * (over all of them, nested or not). */
 #define REGEX_MAX_LEN 256
 #define REGEX_MAX_GROUPS 32
+#define REGEX_MAX_REPEAT 1024
+/* A task or name glob is matched with SQLite's GLOB, which gives up on long patterns
+ * ("LIKE or GLOB pattern too complex", SQLITE_LIMIT_LIKE_PATTERN_LENGTH): a bound here first. */
+#define GLOB_MAX_LEN 256
 
-static int regex_too_big(const char *re, int *why)
+enum { RE_OK, RE_LONG, RE_GROUPS, RE_REPEAT };
+
+static int regex_too_big(const char *re)
 {
 	int groups = 0, bracket = 0;
+	double repeat = 1;
 
-	*why = 0;
-	if (strlen(re) > REGEX_MAX_LEN) {
-		*why = -1;
-		return 1;
-	}
+	if (strlen(re) > REGEX_MAX_LEN)
+		return RE_LONG;
 	for (const char *p = re; *p; p++) {
-		if (*p == '\\' && p[1])
+		if (*p == '\\' && p[1]) {
 			p++;
-		else if (bracket && *p == ']')
+		} else if (bracket && *p == ']') {
 			bracket = 0;
-		else if (!bracket && *p == '[')
+		} else if (!bracket && *p == '[') {
 			bracket = 1;
-		else if (!bracket && *p == '(')
+			if (p[1] == '^')
+				p++;
+			if (p[1] == ']')	/* a ']' first in a bracket is a member */
+				p++;
+		} else if (!bracket && *p == '(') {
 			groups++;
+		} else if (!bracket && *p == '{') {
+			long lo = 0, hi;
+			char *end;
+
+			lo = strtol(p + 1, &end, 10);
+			hi = lo;
+			if (*end == ',')
+				hi = end[1] == '}' ? lo : strtol(end + 1, &end, 10);
+			if (hi < lo)
+				hi = lo;
+			if (hi > 1)
+				repeat *= (double)hi;
+		}
 	}
-	*why = 1;
-	return groups > REGEX_MAX_GROUPS;
+	if (groups > REGEX_MAX_GROUPS)
+		return RE_GROUPS;
+	return repeat > REGEX_MAX_REPEAT ? RE_REPEAT : RE_OK;
 }
+
+/* A glob's value: a name or glob of at most GLOB_MAX_LEN characters. */
+static int glob_bad(struct ctx *c, const char *key, const char *glob)
+{
+	if (strlen(glob) <= GLOB_MAX_LEN)
+		return 0;
+	return fail(c, key, "glob of %zu characters (limit %d)", strlen(glob), GLOB_MAX_LEN);
+}
+
 static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 {
 	const char *k;
@@ -719,7 +752,7 @@ static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 		s->text = xstrdup(s->pattern);
 		if (!*s->pattern)
 			return fail(c, "task", "empty task name");
-		return 0;
+		return glob_bad(c, "task", s->pattern);
 	}
 	if (json_is_integer(v)) {
 		s->kind = TRAX_SEL_PID;
@@ -749,6 +782,8 @@ static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 			if (!strcmp(k, "comm")) {
 				if (!json_is_string(x) || !*json_string_value(x))
 					return fail(c, "task.comm", "expected a name or glob");
+				if (glob_bad(c, "task.comm", json_string_value(x)))
+					return -TRAX_E_RULES;
 				s->kind = TRAX_SEL_GLOB;
 				s->pattern = xstrdup(json_string_value(x));
 			} else if (!strcmp(k, "regex")) {
@@ -756,10 +791,17 @@ static int parse_selector(struct ctx *c, json_t *v, struct trax_selector *s)
 
 				if (!json_is_string(x))
 					return fail(c, "task.regex", "expected a regular expression");
-				if (regex_too_big(json_string_value(x), &rc))
-					return fail(c, "task.regex", "regex has %s (limit %d)",
-						    rc < 0 ? "too many characters" : "too many groups",
-						    rc < 0 ? REGEX_MAX_LEN : REGEX_MAX_GROUPS);
+				rc = regex_too_big(json_string_value(x));
+				if (rc == RE_LONG)
+					return fail(c, "task.regex", "regex of more than %d characters",
+						    REGEX_MAX_LEN);
+				if (rc == RE_GROUPS)
+					return fail(c, "task.regex", "regex has more than %d groups",
+						    REGEX_MAX_GROUPS);
+				if (rc == RE_REPEAT)
+					return fail(c, "task.regex", "regex repeats more than %d times "
+						    "(the product of its {m,n} bounds)",
+						    REGEX_MAX_REPEAT);
 				s->kind = TRAX_SEL_REGEX;
 				s->pattern = xstrdup(json_string_value(x));
 				rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NOSUB);
@@ -1083,6 +1125,8 @@ static int parse_where(struct ctx *c, json_t *o, struct trax_kill_where *w)
 		} else if (!strcmp(k, "comm")) {
 			if (!json_is_string(v) || !*json_string_value(v))
 				ret = fail(c, "where.comm", "expected a name or a glob");
+			else if (glob_bad(c, "where.comm", json_string_value(v)))
+				ret = -TRAX_E_RULES;
 			else
 				w->comm = xstrdup(json_string_value(v));
 		} else {
@@ -1392,7 +1436,7 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 				continue;
 			if (!json_is_string(v) || !*json_string_value(v))
 				fail(c, globs[i].key, "expected a name or a glob");
-			else
+			else if (!glob_bad(c, globs[i].key, json_string_value(v)))
 				*(char **)((char *)r + globs[i].off) = xstrdup(json_string_value(v));
 		}
 	}
