@@ -20,7 +20,7 @@ build=$(cd "$build" && pwd)
 export ASAN_OPTIONS=${TRAX_FUZZ_ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0}
 # (full unwinding: the suppressions of leaks inside libtracecmd need frames fast unwinding loses)
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp:print_suppressions=0
 seeds=$build/seeds/run-$$
 trap 'rm -rf "$seeds"' EXIT
 "$top/tests/fuzz/seeds.sh" "$seeds"

@@ -23,7 +23,7 @@ done
 
 export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$TOP/tests/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$TOP/tests/fuzz/lsan.supp:print_suppressions=0
 
 R=$SHARED/repro
 if need_shared "$R" "reproducers through the fuzz targets"; then
