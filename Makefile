@@ -8,6 +8,8 @@
 #                   and ASan+UBSan builds)
 #   make test       build, then run every test against ./build only
 #   make bench      benchmarks against trace-cmd and the SQLite ceiling (not part of check)
+#   make fuzz       build the libFuzzer targets (clang) into build-fuzz/ and run each for
+#                   SECONDS seconds (default 60); make fuzz-build only builds them
 #   make SANITIZE=1 build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
 #   make V=1        show full compiler command lines
 #   make install    install trax and its man pages under PREFIX (default /usr/local; DESTDIR,
@@ -75,7 +77,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBTRAX := $(BUILD)/libtrax.a
 TRAX := $(BUILD)/trax
 
-.PHONY: all demo check test bench deps clean install uninstall doc
+.PHONY: all demo check test bench deps clean install uninstall doc fuzz fuzz-build
 all: $(TRAX) $(UNIT_BIN) $(TOOL_BIN)
 
 $(BUILD)/%.o: %.c
@@ -106,6 +108,7 @@ check:
 	$(Q)scripts/tracefs.sh
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
+	$(Q)$(MAKE) --no-print-directory fuzz-build
 	$(Q)tests/run.sh build build-san
 
 test: all
@@ -123,6 +126,38 @@ bench:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/bench/run.sh $(BUILD)
 
+# The fuzz targets (tests/fuzz/, doc/fuzz.md): the library built again with clang, libFuzzer's
+# coverage and ASan+UBSan, into build-fuzz/ (one target per reader: trace.dat, text, systrace,
+# rules). make check builds them and tests/integration/fuzz.sh runs each briefly.
+FUZZ_BUILD := build-fuzz
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=gnu11 -O1 -g $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP \
+	-D_GNU_SOURCE -I. -DTRAX_VERSION=\"$(VERSION)\" -DTRAX_TRACECMD_ABI=$(TRACECMD_ABI) \
+	$(PKG_CFLAGS)
+FUZZ_TARGETS := dat text systrace rules
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+SECONDS ?= 60
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CLANG,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/libtrax.a: $(FUZZ_LIB_OBJ)
+	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz-%: $(FUZZ_BUILD)/tests/fuzz/fuzz-%.o $(FUZZ_BUILD)/tests/fuzz/fuzz-common.o \
+		$(FUZZ_BUILD)/libtrax.a
+	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+fuzz-build:
+	$(Q)scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh $(FUZZ_BUILD) $(SECONDS)
+
 # trax help COMMAND finds the pages beside the binary: PREFIX/bin/trax, PREFIX/share/man/man1.
 install: $(TRAX)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -133,6 +168,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/trax $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TOOL_BIN:=.d) \
+	$(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz-%.d) \
+	$(FUZZ_BUILD)/tests/fuzz/fuzz-common.d

@@ -19,6 +19,7 @@
 #include "parse/datlayout.h"
 #include "parse/loader.h"
 #include "parse/tracecmd-local.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
@@ -987,15 +988,16 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 	free(D.ntypes);
 	if (open_fault) {
 		/* the library's state is unknown after a fault: none of it is touched, and
-		 * it stays reachable (the process exits with the error) */
-		static struct tracecmd_input **volatile kept_all, **volatile kept_handles;
+		 * it stays reachable (the process exits with the error; a process that loads
+		 * again, such as the fuzz targets, keeps every one) */
+		static struct tracecmd_input ***kept;
+		static int nkept, capkept;
 
-		kept_all = all;
-		kept_handles = D.handles;
+		TRAX_GROW(kept, nkept + 1, capkept, 8);
+		kept[nkept++] = all;
+		kept[nkept++] = D.handles;
 		all = NULL;
 		D.handles = NULL;
-		(void)kept_all;
-		(void)kept_handles;
 	} else {
 		for (int i = 1; i < nall; i++)
 			if (all[i])

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -456,6 +457,9 @@ const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t st
 
 static int is_reserved(const char *name)
 {
+	/* SQLite keeps every name starting with "sqlite_" (any case) for itself */
+	if (!strncasecmp(name, "sqlite_", 7))
+		return 1;
 	for (int i = 0; reserved_tables[i]; i++)
 		if (ident_eq(reserved_tables[i], name))
 			return 1;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Install the Debian packages a make target needs, or say exactly how to.
-#   scripts/deps.sh [all|demo|check|bench]   (default: all)
+#   scripts/deps.sh [all|demo|check|bench|fuzz]   (default: all)
 # The package lists below are the only ones: one per target of the Makefile.
 #   all    `make`: ./build/trax, the unit tests (cmocka) and the test tools
 #   demo   `make demo`: ./build/trax only, and rt-app for its live capture
 #   check  `make check`: everything the tests use (reference tools, workloads, validators)
 #   bench  `make bench`: as check
+#   fuzz   `make fuzz`, `make fuzz-build`: clang with libFuzzer (tests/fuzz/, doc/fuzz.md)
 # As root, missing packages are installed with apt-get (after apt-get update when the package
 # lists are absent, as on a fresh machine, or when the install fails on stale lists); otherwise
 # the exact apt-get line is printed and the script fails, so that make stops before a confusing
@@ -18,19 +19,22 @@ trax=(gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsq
 	libcairo2-dev libjansson-dev libssl-dev fonts-dejavu-core libfontconfig-dev zlib1g-dev)
 all=("${trax[@]}" libcmocka-dev)
 demo=("${trax[@]}" rt-app)
-# Tests: cmocka, the reference tools trax is compared with, workloads, validators, and the
+# Tests: cmocka, clang for the fuzz targets, the reference tools trax is compared with, workloads, validators, and the
 # kernel's kselftest runner (linux-source: runner.sh, lib.mk; lib.mk installs with rsync), and
 # man-db with groff-base to render the man pages (tests/integration/man-pages.sh, help-man.sh).
-check=("${all[@]}" trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
+check=("${all[@]}" clang libclang-rt-14-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
 	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base)
 bench=("${check[@]}")
+# The fuzz targets: clang and its runtime (libFuzzer, the sanitizers), with the libraries of all.
+fuzz=("${all[@]}" clang libclang-rt-14-dev)
 
 case "$target" in
 all) want=("${all[@]}") ;;
 demo) want=("${demo[@]}") ;;
 check) want=("${check[@]}") ;;
 bench) want=("${bench[@]}") ;;
-*) echo "deps.sh: unknown target '$target' (all, demo, check, bench)" >&2; exit 2 ;;
+fuzz) want=("${fuzz[@]}") ;;
+*) echo "deps.sh: unknown target '$target' (all, demo, check, bench, fuzz)" >&2; exit 2 ;;
 esac
 
 missing=()
