@@ -88,6 +88,8 @@ run_one() { # label, command...
 	fi
 }
 
+# the fuzz targets (make fuzz-build) of this checkout, unless the caller names others
+export TRAX_FUZZ_BUILD=${TRAX_FUZZ_BUILD:-$top/build-fuzz}
 for build in "${builds[@]}"; do
 	build=${build%/}
 	case "$build" in /*) b=$build ;; *) b=$top/$build ;; esac

@@ -9,7 +9,8 @@
 # (clang, libFuzzer, ASan+UBSan), so this runs in the pass over the plain build only.
 . "$(dirname "$0")/../lib.sh"
 
-fb=$TOP/build-fuzz
+# the targets: TRAX_FUZZ_BUILD (tests/run.sh sets it to the checkout's build-fuzz/)
+fb=${TRAX_FUZZ_BUILD:-$TOP/build-fuzz}
 if [ "${TRAX_SAN:-0}" = 1 ]; then
 	skip "fuzz targets" "run once, in the plain build's pass (the targets are ASan+UBSan builds)"
 	finish

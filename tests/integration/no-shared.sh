@@ -32,7 +32,9 @@ ok "the scripts that read ../shared are found (${#scripts[@]})" test $((${#scrip
 unit=()
 [ -x "$TRAX_BUILD/tests/test-plot" ] && unit=("$TRAX_BUILD/tests/test-plot")
 
-(cd "$repo" && env -u TRAX_SHARED tests/run.sh "$TRAX_BUILD" -- "${unit[@]}" "${scripts[@]}") \
+# the copy has no build-fuzz/: its fuzz.sh uses this checkout's targets, briefly
+(cd "$repo" && env -u TRAX_SHARED TRAX_FUZZ_BUILD="${TRAX_FUZZ_BUILD:-$TOP/build-fuzz}" \
+	TRAX_FUZZ_SECONDS=2 tests/run.sh "$TRAX_BUILD" -- "${unit[@]}" "${scripts[@]}") \
 	>"$TMP/out" 2>&1
 rc=$?
 rm -rf "$(sed -n 's/^logs: //p' "$TMP/out")"
