@@ -558,7 +558,7 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 			ret = assert_metric_eval(c, db, r, NULL, 0, &span, ti, tracks[i].id, &val, err);
 			if (ret) {
 				res->verdict = TRAX_ERROR;
-				result_reason(res, "%s", err->msg);
+				result_reason(res, "%s: %s", out->rules_path, err->msg);
 				trax_error_clear(err);
 				ret = 0;
 				continue;
@@ -588,7 +588,7 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		if (ret) {
 			free(utids);
 			res->verdict = TRAX_ERROR;
-			result_reason(res, "%s", err->msg);
+			result_reason(res, "%s: %s", out->rules_path, err->msg);
 			trax_error_clear(err);
 			ret = 0;
 			goto out;

@@ -18,8 +18,8 @@ cat >"$TMP/two.json" <<'JSON'
 JSON
 "$TRAX" check "$TMP/two.json" "$TMP/demo.db" >"$TMP/two.tap" 2>&1
 is "$?" 2 "sql metric with two statements: exit status 2 (an error)"
-ok "the error names the rule and says why" \
-	grep -q '^not ok 1 two # error: rule "two": query has more than one statement' "$TMP/two.tap"
+ok "the error names the rules file and the rule and says why" \
+	grep -qF "not ok 1 two # error: $TMP/two.json: rule \"two\": query has more than one statement" "$TMP/two.tap"
 ok "one statement and a trailing comment: the rule passes" grep -q '^ok 2 one$' "$TMP/two.tap"
 # ---- trax query: every statement, in order; the expected output is worked by hand ----
 db=$TMP/demo.db

@@ -13,8 +13,8 @@ cat >"$TMP/mem.json" <<'JSON'
 JSON
 "$TRAX" check "$TMP/mem.json" "$TMP/demo.db" >"$TMP/mem.tap" 2>&1
 is "$?" 2 "sql metric past the heap limit: exit status 2"
-ok "an ERROR naming the rule and the limit" \
-	grep -q '^not ok 1 mem # error: rule "mem": query needs more than 512 MiB' "$TMP/mem.tap"
+ok "an ERROR naming the rules file, the rule and the limit" \
+	grep -qF "not ok 1 mem # error: $TMP/mem.json: rule \"mem\": query needs more than 512 MiB" "$TMP/mem.tap"
 
 cat >"$TMP/time.json" <<'JSON'
 { "rules": [ { "id": "slow", "metric": "sql", "expect": "> 1",
@@ -22,8 +22,8 @@ cat >"$TMP/time.json" <<'JSON'
 JSON
 "$TRAX" check "$TMP/time.json" "$TMP/demo.db" >"$TMP/time.tap" 2>&1
 is "$?" 2 "sql metric past the time limit: exit status 2"
-ok "an ERROR naming the rule and the limit" \
-	grep -q '^not ok 1 slow # error: rule "slow": query stopped after 10 s' "$TMP/time.tap"
+ok "an ERROR naming the rules file, the rule and the limit" \
+	grep -qF "not ok 1 slow # error: $TMP/time.json: rule \"slow\": query stopped after 10 s" "$TMP/time.tap"
 # ---- regex limits, checked before regcomp (5000 nested groups took 25 s there) ----
 rex() { # name regex expected-reason
 	printf '{"rules": [{"id": "%s", "metric": "runtime", "task": {"regex": "%s"}, "expect": "< 1 s"}]}' \
