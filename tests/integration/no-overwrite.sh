@@ -9,6 +9,10 @@ FIX=$TOP/tests/fixtures
 RULES=$FIX/demo-rules.json
 n=0
 
+listing() {
+	find . \( -type d -printf '%y %p %m\n' \) -o -printf '%y %p %m %n %s %l\n' | sort
+}
+
 # refused DESC IN OUT CMD...: run CMD in a fresh folder holding a.dat (sched-v6.dat), t.txt
 # (ftrace text), its copies under other names and links to it; CMD exits 2 with one stderr line
 # naming IN and OUT, and the folder's listing and content are unchanged.
@@ -27,10 +31,12 @@ refused() {
 	ln "$d/a.dat" "$d/hard.dat"
 	ln -s a.dat "$d/sym.dat"
 	mkdir "$d/sub"
-	before=$(cd "$d" && find . -print0 | sort -z | xargs -0 sha256sum 2>/dev/null; ls -laR)
+	# names, types, modes, links and sizes (a directory's own time would change with a file
+	# the case itself makes and removes), and every file's sha256
+	before=$(cd "$d" && find . -print0 | sort -z | xargs -0 sha256sum 2>/dev/null; listing)
 	(cd "$d" && "$@") >"$TMP/stdout" 2>"$TMP/stderr" </dev/null
 	rc=$?
-	after=$(cd "$d" && find . -print0 | sort -z | xargs -0 sha256sum 2>/dev/null; ls -laR)
+	after=$(cd "$d" && find . -print0 | sort -z | xargs -0 sha256sum 2>/dev/null; listing)
 	errs=$(cat "$TMP/stderr")
 	lines=$(grep -c '' "$TMP/stderr")
 	[ "$rc" -eq 2 ] || why="$why exit status $rc, not 2;"
