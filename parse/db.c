@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "parse/input.h"
-#include "parse/loader.h"
+#include "parse/load.h"
 #include "parse/parse.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"

@@ -7,11 +7,13 @@
 
 #include "util/error.h"
 
+/* The formats: TRAX_FMT_DAT (trace-cmd trace.dat v6, v7), TRAX_FMT_SYSTRACE (Android systrace,
+ * atrace), TRAX_FMT_TEXT (ftrace text: tracefs `trace`, `trace-cmd report`): the rows of
+ * parse/readers.h; and a trax SQLite database. */
 enum trax_format {
 	TRAX_FMT_UNKNOWN,
-	TRAX_FMT_DAT,		/* trace-cmd trace.dat, v6 or v7 */
-	TRAX_FMT_TEXT,		/* ftrace text: tracefs `trace`, `trace-cmd report` */
-	TRAX_FMT_SYSTRACE,	/* Android systrace/atrace HTML */
+#define READER(id, name, sniff, read, text) TRAX_FMT_##id,
+#include "parse/readers.h"
 	TRAX_FMT_DB,		/* a trax SQLite database */
 };
 
