@@ -333,14 +333,9 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	if (wa) {
-		sqlite3_stmt *st = NULL;
-
 		start = 0;
-		if (!abs_window &&
-		    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='trace.start_ts'", -1,
-				       &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-			start = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		if (!abs_window && trax_db_meta_int(db, "trace.start_ts", &start))
+			start = 0;
 		o.start = start + a;
 		o.end = start + b;
 		if (o.start <= 0)

@@ -188,3 +188,23 @@ char *trax_db_meta(sqlite3 *db, const char *key)
 {
 	return trax_db_string(db, "SELECT value FROM meta WHERE key=?", key);
 }
+
+int trax_db_meta_int(sqlite3 *db, const char *key, int64_t *v)
+{
+	char *s = trax_db_meta(db, key), *end;
+	long long n;
+	int ret = -1;
+
+	if (s && !strcmp(s, "unknown")) {
+		ret = 1;
+	} else if (s) {
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (!errno && end != s && !*end) {
+			*v = n;
+			ret = 0;
+		}
+	}
+	free(s);
+	return ret;
+}

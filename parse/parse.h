@@ -72,7 +72,14 @@ char *trax_db_string(sqlite3 *db, const char *sql, const char *arg);
  */
 int trax_event_known(const char *name, const char **near);
 
+/* The meta table: the one reader of it. */
 /* The meta value of key, or NULL when absent; the caller frees the string. */
 char *trax_db_meta(sqlite3 *db, const char *key);
+/*
+ * The meta value of key as an integer: 0 and *v when it is one (the whole value), 1 when it
+ * is "unknown" (doc/db.md: a count the file does not give; *v untouched), -1 when it is
+ * absent, NULL or not an integer (*v untouched).
+ */
+int trax_db_meta_int(sqlite3 *db, const char *key, int64_t *v);
 
 #endif

@@ -104,25 +104,7 @@ void trax_plot_info_release(struct trax_plot_info *info)
 
 int ch_meta_int(sqlite3 *db, const char *key, int64_t *v)
 {
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			const char *s = (const char *)sqlite3_column_text(st, 0);
-			char *end;
-
-			errno = 0;
-			*v = strtoll(s, &end, 10);
-			if (!errno && end != s && !*end)
-				ret = 0;
-		}
-	}
-	sqlite3_finalize(st);
-	return ret;
+	return trax_db_meta_int(db, key, v) == 0 ? 0 : -1;
 }
 
 int ch_table_exists(sqlite3 *db, const char *name)
