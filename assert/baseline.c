@@ -11,6 +11,7 @@
 
 #include "assert/assert-local.h"
 #include "assert/gate.h"
+#include "parse/parse.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
 
@@ -27,21 +28,6 @@ static char *xstrdup(const char *s)
 
 /* ---- trace identity ---- */
 
-static char *meta_get(sqlite3 *db, const char *key)
-{
-	sqlite3_stmt *st = NULL;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return NULL;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
-}
-
 int trax_trace_id_read(sqlite3 *db, const char *name, struct trax_trace_id *id,
 		       struct trax_error *err)
 {
@@ -50,13 +36,13 @@ int trax_trace_id_read(sqlite3 *db, const char *name, struct trax_trace_id *id,
 	memset(id, 0, sizeof(*id));
 	id->name = xstrdup(name);
 	id->size = -1;
-	id->path = meta_get(db, "source.path");
-	sha = meta_get(db, "source.sha256");
+	id->path = trax_db_meta(db, "source.path");
+	sha = trax_db_meta(db, "source.sha256");
 	if (sha) {
 		snprintf(id->sha256, sizeof(id->sha256), "%s", sha);
 		free(sha);
 	}
-	size = meta_get(db, "source.size");
+	size = trax_db_meta(db, "source.size");
 	if (size) {
 		id->size = strtoll(size, NULL, 10);
 		free(size);

@@ -19,28 +19,14 @@ static int db_fail(sqlite3 *db, struct trax_error *err, const char *what)
 	return trax_error_set(err, TRAX_E_DB, "%s: %s", what, sqlite3_errmsg(db));
 }
 
+/* A meta integer; "unknown" reads as -1. Returns whether the key holds either. */
 static int meta_i64(sqlite3 *db, const char *key, int64_t *v)
 {
-	sqlite3_stmt *st = NULL;
-	int found = 0;
+	int r = trax_db_meta_int(db, key, v);
 
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			const char *s = (const char *)sqlite3_column_text(st, 0);
-
-			if (s && strcmp(s, "unknown")) {
-				*v = strtoll(s, NULL, 10);
-				found = 1;
-			} else if (s) {
-				*v = -1;
-				found = 1;
-			}
-		}
-	}
-	sqlite3_finalize(st);
-	return found;
+	if (r == 1)
+		*v = -1;
+	return r >= 0;
 }
 
 int trax_trace_info_read(sqlite3 *db, struct trax_trace_info *ti, struct trax_error *err)

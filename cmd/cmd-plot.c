@@ -12,12 +12,8 @@ const char cmd_plot_usage[] =
 	"usage: trax plot KIND TRACE|DB -o OUT.{png,svg,pdf} [options]\n"
 	"\n"
 	"Draw one chart of a trace or trax database. KIND is one of:\n"
-	"  timeline    one lane per CPU, task slices coloured by comm, idle blank; trace markers\n"
-	"              and kills overlaid\n"
-	"  counters    step lines of counter tracks (cpu_frequency per CPU, temperature per zone)\n"
-	"  residency   stacked bars: each task's share of each CPU (or CPU group) in the window\n"
-	"  histogram   histogram of durations (slice lengths by default)\n"
-	"  cdf         cumulative distribution of durations, with p50, p90 and p99\n"
+#define CH_KIND(id, name, draw, options, events, help) help
+#include "plot/kinds.h"
 	"\n"
 	"  -o, --output FILE       the chart; its format comes from the extension\n"
 	"  -w, --window A B        only [A, B], times after the trace start: seconds, or with a\n"
@@ -267,8 +263,13 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	if (trax_plot_kind_parse(pos[0], &o.kind)) {
-		ret = cmd_usage_error("plot", "unknown chart kind '%s' (timeline, counters, "
-				      "residency, histogram, cdf)", pos[0]);
+		struct strbuf kinds = STRBUF_INIT;
+
+		for (int k = 0; k < TRAX_PLOT_NKINDS; k++)
+			strbuf_addf(&kinds, "%s%s", k ? ", " : "",
+				    trax_plot_kind_name((enum trax_plot_kind)k));
+		ret = cmd_usage_error("plot", "unknown chart kind '%s' (%s)", pos[0], kinds.buf);
+		strbuf_release(&kinds);
 		goto out;
 	}
 	if (!out) {
@@ -279,34 +280,34 @@ int cmd_plot(int argc, char **argv)
 		ret = cmd_usage_error("plot", "%s: unknown format (want .png, .svg or .pdf)", out);
 		goto out;
 	}
-	if ((of_given || o.sql) && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
-		ret = cmd_usage_error("plot", "--of and --sql apply to histogram and cdf");
-		goto out;
+	{
+		/* each option only where the kind's row (plot/kinds.h) takes it */
+		const struct { unsigned opt; int given; const char *flags; } given[] = {
+			{ TRAX_PLOT_OPT_OF, of_given || o.sql, "--of and --sql" },
+			{ TRAX_PLOT_OPT_TASK, o.task != NULL, "--task" },
+			{ TRAX_PLOT_OPT_LOG, o.logx, "--log" },
+			{ TRAX_PLOT_OPT_BINS, o.bins != 0, "--bins" },
+			{ TRAX_PLOT_OPT_TRACK, o.ntracks != 0, "--track" },
+			{ TRAX_PLOT_OPT_GROUP, ngroups != 0, "--group" },
+		};
+		unsigned takes = trax_plot_kind_def(o.kind)->options;
+
+		for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++) {
+			struct strbuf kinds = STRBUF_INIT;
+
+			if (!given[i].given || (takes & given[i].opt))
+				continue;
+			trax_plot_kinds_taking(given[i].opt, &kinds);
+			ret = cmd_usage_error("plot", "%s appl%s to %s", given[i].flags,
+					      strstr(given[i].flags, " and ") ? "y" : "ies",
+					      kinds.buf);
+			strbuf_release(&kinds);
+			goto out;
+		}
 	}
 	if (o.sql && (o.task || o.cpus)) {
 		ret = cmd_usage_error("plot", "--task and --cpus do not apply to --sql: filter in "
 				      "the query");
-		goto out;
-	}
-	if (o.task && o.kind == TRAX_PLOT_COUNTERS) {
-		ret = cmd_usage_error("plot", "--task applies to timeline, residency, histogram "
-				      "and cdf");
-		goto out;
-	}
-	if (o.logx && o.kind != TRAX_PLOT_HISTOGRAM && o.kind != TRAX_PLOT_CDF) {
-		ret = cmd_usage_error("plot", "--log applies to histogram and cdf");
-		goto out;
-	}
-	if (o.bins && o.kind != TRAX_PLOT_HISTOGRAM) {
-		ret = cmd_usage_error("plot", "--bins applies to histogram");
-		goto out;
-	}
-	if (o.ntracks && o.kind != TRAX_PLOT_COUNTERS) {
-		ret = cmd_usage_error("plot", "--track applies to counters");
-		goto out;
-	}
-	if (ngroups && o.kind != TRAX_PLOT_RESIDENCY) {
-		ret = cmd_usage_error("plot", "--group applies to residency");
 		goto out;
 	}
 	if (wa && (parse_time(wa, &a) || parse_time(wb, &b))) {
@@ -332,14 +333,9 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	if (wa) {
-		sqlite3_stmt *st = NULL;
-
 		start = 0;
-		if (!abs_window &&
-		    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='trace.start_ts'", -1,
-				       &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-			start = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		if (!abs_window && trax_db_meta_int(db, "trace.start_ts", &start))
+			start = 0;
 		o.start = start + a;
 		o.end = start + b;
 		if (o.start <= 0)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "parse/loader.h"
+#include "parse/android.h"
 #include "util/strbuf.h"
 
 /*
@@ -501,11 +501,6 @@ void android_free(struct android *a)
 	}
 	free(a->kills);
 	free(a);
-}
-
-uint64_t android_rows(struct android *a)
-{
-	return a->rows;
 }
 
 /* ---- oom_score_adj ---- */

@@ -17,7 +17,8 @@
 #include <trace-seq.h>
 
 #include "parse/datlayout.h"
-#include "parse/loader.h"
+#include "parse/load.h"
+#include "parse/sink.h"
 #include "parse/tracecmd-local.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
@@ -132,6 +133,12 @@ static int read_header(const char *path, struct dat_header *h, struct trax_error
 	return 0;
 }
 
+/* trace-cmd's magic: 0x17 0x08 0x44 "tracing" (v6 and v7). */
+int dat_sniff(const char *head, size_t n)
+{
+	return n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10);
+}
+
 int dat_check_header(const char *path, struct trax_error *err)
 {
 	struct dat_header h;
@@ -188,11 +195,11 @@ static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_ty
 		defs[i].is_unsigned = !df->is_signed && !df->is_string && !df->is_array;
 	}
 	dt->ev = ev;
-	if (t && t->nfields == n) {
+	if (t && ld_type_nfields(t) == n) {
 		dt->t = t;
 	} else {
 		dt->t = ld_type_add(D->L, ev->system ? ev->system : "", ev->name, n, defs);
-		dt->t->priv = dt;
+		ld_type_set_priv(dt->t, dt);
 	}
 	free(defs);
 	free(fields);
@@ -240,7 +247,7 @@ static int register_types(struct dat *D, int h)
 static const char *state_decode(void *ctx, struct ld_type *t, int64_t state)
 {
 	struct dat *D = ctx;
-	struct dtype *dt = t->priv;
+	struct dtype *dt = ld_type_priv(t);
 	struct tep_format_field *f;
 	struct tep_record rec;
 	struct trace_seq s;
@@ -397,7 +404,7 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 	const unsigned char *data = r->data;
 	int size = r->size;
 
-	for (int i = 0; i < dt->t->nfields; i++) {
+	for (int i = 0; i < ld_type_nfields(dt->t); i++) {
 		const struct dfield *f = &dt->f[i];
 		struct ld_val *v = &D->vals[i];
 		int off = f->offset, len = f->size;
@@ -456,8 +463,8 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 /* bprint/bputs/print: their useful content is the formatted message. */
 static int is_message_event(const struct dtype *dt)
 {
-	return !strcmp(dt->t->system, "ftrace") &&
-	       (!strcmp(dt->t->name, "bprint") || !strcmp(dt->t->name, "bputs"));
+	return !strcmp(ld_type_system(dt->t), "ftrace") &&
+	       (!strcmp(ld_type_name(dt->t), "bprint") || !strcmp(ld_type_name(dt->t), "bputs"));
 }
 
 /*
@@ -512,16 +519,16 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		strbuf_release(&sb);
 		return ret ? (D->err = ret, 1) : 0;
 	}
-	if (!dt->t->loaded)
+	if (!ld_type_loaded(dt->t))
 		return 0;
 	decode(D, tep, dt, r);
 	if (is_message_event(dt)) {
 		/* the message, formatted by the event's own format, replaces the raw buf */
 		int bi = -1;
 
-		for (int i = 0; i < dt->t->nfields; i++)
-			if (!strcmp(dt->t->fields[i].name, "buf") ||
-			    !strcmp(dt->t->fields[i].name, "str"))
+		for (int i = 0; i < ld_type_nfields(dt->t); i++)
+			if (!strcmp(ld_type_field(dt->t, i)->name, "buf") ||
+			    !strcmp(ld_type_field(dt->t, i)->name, "str"))
 				bi = i;
 		if (bi >= 0) {
 			struct trace_seq s;
@@ -977,8 +984,8 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 		for (int k = 0; k < D.ntypes[b]; k++) {
 			if (D.types[b][k]) {
 				free(D.types[b][k]->f);
-				if (D.types[b][k]->t->priv == D.types[b][k])
-					D.types[b][k]->t->priv = NULL;
+				if (ld_type_priv(D.types[b][k]->t) == D.types[b][k])
+					ld_type_set_priv(D.types[b][k]->t, NULL);
 				free(D.types[b][k]);
 			}
 		}

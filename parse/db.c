@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "parse/input.h"
-#include "parse/loader.h"
+#include "parse/load.h"
 #include "parse/parse.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -187,4 +187,24 @@ char *trax_db_string(sqlite3 *db, const char *sql, const char *arg)
 char *trax_db_meta(sqlite3 *db, const char *key)
 {
 	return trax_db_string(db, "SELECT value FROM meta WHERE key=?", key);
+}
+
+int trax_db_meta_int(sqlite3 *db, const char *key, int64_t *v)
+{
+	char *s = trax_db_meta(db, key), *end;
+	long long n;
+	int ret = -1;
+
+	if (s && !strcmp(s, "unknown")) {
+		ret = 1;
+	} else if (s) {
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (!errno && end != s && !*end) {
+			*v = n;
+			ret = 0;
+		}
+	}
+	free(s);
+	return ret;
 }

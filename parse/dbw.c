@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "parse/dbw.h"
+#include "util/clock.h"
 
 #define DBW_CHUNK	(1u << 20)
 #define DBW_QUEUE	8
@@ -58,14 +59,6 @@ struct dbw {
 	int nstmts;
 	struct dbw_stats stats;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static struct chunk *chunk_new(struct dbw *w, size_t need)
 {
@@ -169,12 +162,12 @@ static void insert_rows(struct dbw *w, struct wstmt *ws, sqlite3_stmt *st,
 	}
 	/* Time one statement in DBW_SAMPLE: the clock costs more than it tells. */
 	sampled = !(w->stats.steps[ws->cat]++ % DBW_SAMPLE);
-	t0 = sampled ? now_s() : 0;
+	t0 = sampled ? trax_now_s() : 0;
 	if (sqlite3_step(st) != SQLITE_DONE)
 		writer_fail(w, "inserting rows");
 	sqlite3_reset(st);
 	if (sampled)
-		w->stats.busy_s[ws->cat] += (now_s() - t0) * DBW_SAMPLE;
+		w->stats.busy_s[ws->cat] += (trax_now_s() - t0) * DBW_SAMPLE;
 	w->stats.rows[ws->cat] += nrows;
 }
 
@@ -329,11 +322,11 @@ static void submit(struct dbw *w, struct chunk *c)
 	}
 	pthread_mutex_lock(&w->lock);
 	if (w->queued >= DBW_QUEUE) {
-		double t0 = now_s();
+		double t0 = trax_now_s();
 
 		while (w->queued >= DBW_QUEUE)
 			pthread_cond_wait(&w->cond, &w->lock);
-		w->stats.wait_s += now_s() - t0;
+		w->stats.wait_s += trax_now_s() - t0;
 	}
 	if (w->tail)
 		w->tail->next = c;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "parse/initial.h"
-#include "parse/loader.h"
+#include "parse/android.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
 
@@ -156,11 +156,6 @@ void derive_set_cpus(struct derive *d, int nbuffers, int ncpus, const uint64_t *
 		d->cpus[i].utid = -1;
 	d->started = 1;
 	d->android = android_alloc(d->L, d, d->w, nbuffers);
-}
-
-uint64_t derive_rows(struct derive *d)
-{
-	return d->rows + (d->android ? android_rows(d->android) : 0);
 }
 
 /* ---- pid map ---- */

@@ -1,15 +1,13 @@
-/* parse/detect.c: telling trace.dat, ftrace text, systrace HTML and trax databases apart. */
-#include <ctype.h>
+/* parse/detect.c: telling the formats of parse/readers.h and trax databases apart, by content. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "parse/parse.h"
-#include "parse/text.h"
+#include "parse/load.h"
 
 int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_error *err)
 {
@@ -33,43 +31,21 @@ int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_erro
 	if (n == 0)
 		return trax_error_set(err, TRAX_E_FORMAT, "%s: empty file", path);
 	buf[n] = '\0';
-	if (n >= 10 && !memcmp(buf, "\x17\x08\x44tracing", 10)) {
-		*fmt = TRAX_FMT_DAT;
-		return 0;
-	}
 	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16)) {
 		*fmt = TRAX_FMT_DB;
 		return 0;
 	}
-	{
-		/* atrace -z: "TRACE:\n" (after atrace's own messages), then a zlib stream */
-		const char *t = memmem(buf, n, "TRACE:\n", 7);
+	/* the readers' sniffers in table order; the text formats only for a head without NUL */
+	for (int i = 0; i < trax_nreaders; i++) {
+		const struct trax_reader *rd = &trax_readers[i];
 
-		if (t && t + 7 < buf + n && (unsigned char)t[7] == 0x78 &&
-		    !memchr(buf, '\0', t - buf)) {
-			*fmt = TRAX_FMT_SYSTRACE;
+		if (rd->text && memchr(buf, '\0', n))
+			return trax_error_set(err, TRAX_E_FORMAT, "%s: unrecognized binary content "
+					      "(not trace.dat, not a trax db)", path);
+		if (rd->sniff(buf, (size_t)n)) {
+			*fmt = rd->fmt;
 			return 0;
 		}
-	}
-	if (memchr(buf, '\0', n))
-		return trax_error_set(err, TRAX_E_FORMAT,
-				      "%s: unrecognized binary content (not trace.dat, not a trax db)",
-				      path);
-	{
-		const char *p = buf;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!strncasecmp(p, "<!DOCTYPE html", 14) || !strncasecmp(p, "<html", 5) ||
-		    strstr(buf, "class=\"trace-data\"") || strstr(buf, "<script class=\"trace-data\""))
-		{
-			*fmt = TRAX_FMT_SYSTRACE;
-			return 0;
-		}
-	}
-	if (text_looks_like_ftrace(buf, n)) {
-		*fmt = TRAX_FMT_TEXT;
-		return 0;
 	}
 	return trax_error_set(err, TRAX_E_FORMAT,
 			      "%s: unrecognized content (no ftrace event lines, not trace.dat, "

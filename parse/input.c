@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "parse/input.h"
-#include "parse/loader.h"
+#include "parse/load.h"
 #include "parse/parse.h"
 #include "util/strbuf.h"
 #include "util/tmpfiles.h"

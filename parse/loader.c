@@ -1,33 +1,16 @@
-/* parse/loader.c: the event sink: event tables, raw events, metadata, and the load driver. */
-#include <errno.h>
-#include <fcntl.h>
+/* parse/loader.c: the event sink (parse/sink.h): event tables, raw events, metadata. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "parse/input.h"
-#include "parse/loader.h"
+#include "parse/derive.h"
 #include "parse/schema.h"
-#include "parse/text.h"
+#include "util/clock.h"
 #include "util/grow.h"
-#include "util/outfile.h"
-#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
-#include "util/tmpfiles.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 struct meta_kv {
 	char *key, *value;
@@ -97,14 +80,44 @@ int trax_event_known(const char *name, const char **near)
 	return known;
 }
 
+const char *ld_type_system(const struct ld_type *t)
+{
+	return t->system;
+}
+
+const char *ld_type_name(const struct ld_type *t)
+{
+	return t->name;
+}
+
+int ld_type_nfields(const struct ld_type *t)
+{
+	return t->nfields;
+}
+
+const struct ld_field_def *ld_type_field(const struct ld_type *t, int i)
+{
+	return &t->fields[i];
+}
+
+int ld_type_loaded(const struct ld_type *t)
+{
+	return t->loaded;
+}
+
+void *ld_type_priv(const struct ld_type *t)
+{
+	return t->priv;
+}
+
+void ld_type_set_priv(struct ld_type *t, void *priv)
+{
+	t->priv = priv;
+}
+
 struct trax_error *ld_error(struct loader *L)
 {
 	return L->err;
-}
-
-struct dbw *ld_dbw(struct loader *L)
-{
-	return L->w;
 }
 
 static char *xstrdup(const char *s)
@@ -366,11 +379,6 @@ void ld_seen(struct loader *L, int buffer, int cpu, uint64_t ts)
 	L->cpu_seen[i] = 1;
 	if (ts > L->cpu_last[i])
 		L->cpu_last[i] = ts;
-}
-
-uint64_t ld_records(struct loader *L)
-{
-	return L->records;
 }
 
 void ld_set_buffer_name(struct loader *L, int buffer, const char *name)
@@ -699,7 +707,7 @@ static int ld_finish_stream(struct loader *L, struct trax_load_stats *st)
 	return ret;
 }
 
-static int exec_sql(sqlite3 *db, const char *sql, struct trax_error *err)
+int ld_exec_sql(sqlite3 *db, const char *sql, struct trax_error *err)
 {
 	char *msg = NULL;
 
@@ -850,7 +858,7 @@ static int create_indexes(struct loader *L, struct trax_error *err)
 		if (t->has_table && t->count && t->role == ROLE_PRINT)
 			strbuf_addf(&sb, "CREATE INDEX \"%s_ts\" ON \"%s\"(ts);", t->table,
 				    t->table);
-	ret = exec_sql(L->db, sb.buf, err);
+	ret = ld_exec_sql(L->db, sb.buf, err);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -865,198 +873,13 @@ int ld_finish(struct loader *L, struct trax_load_stats *st)
 	if (ret)
 		return ret;
 	if (st)
-		st->decode_s += now_s();
+		st->decode_s += trax_now_s();
 	ret = write_catalog(L, L->err);
 	if (ret)
 		return ret;
-	t1 = now_s();
+	t1 = trax_now_s();
 	ret = create_indexes(L, L->err);
 	if (st)
-		st->index_s = now_s() - t1;
-	return ret;
-}
-
-const char *trax_format_name(enum trax_format fmt)
-{
-	switch (fmt) {
-	case TRAX_FMT_DAT: return "trace.dat";
-	case TRAX_FMT_TEXT: return "text";
-	case TRAX_FMT_SYSTRACE: return "systrace";
-	case TRAX_FMT_DB: return "sqlite";
-	default: return "unknown";
-	}
-}
-
-/* Source identity in meta: path (name when it is a copy), size, sha256 (computed here, once). */
-static int source_meta(struct loader *L, const char *path, const char *name,
-		       enum trax_format fmt, struct trax_error *err)
-{
-	char hex[65];
-	struct stat sb;
-	char *real = name ? NULL : realpath(path, NULL);
-
-	if (stat(path, &sb) < 0)
-		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-	if (sha256_file_hex(path, hex) < 0)
-		return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", path, strerror(errno));
-	ld_meta(L, "source.path", "%s", real ? real : name ? name : path);
-	ld_meta(L, "source.size", "%lld", (long long)sb.st_size);
-	ld_meta(L, "source.sha256", "%s", hex);
-	ld_meta(L, "format", "%s", trax_format_name(fmt));
-	ld_meta(L, "trax.version", "%s", TRAX_VERSION);
-	free(real);
-	return 0;
-}
-
-/*
- * A database error that is about the output, whatever step met it ("database or disk is full",
- * "disk I/O error"), names the output when it does not already.
- */
-static void name_output(struct trax_error *err, const char *db_path)
-{
-	static const int codes[] = { SQLITE_FULL, SQLITE_IOERR };
-	char msg[sizeof(err->msg)];
-
-	if (!err || !strncmp(err->msg, db_path, strlen(db_path)))
-		return;
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-		if (!strstr(err->msg, sqlite3_errstr(codes[i])))
-			continue;
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		trax_error_set(err, TRAX_E_DB, "%s: %s%s", db_path, msg, codes[i] == SQLITE_FULL ?
-			       " (on its disk, or in SQLite's temporary folder: $SQLITE_TMPDIR, "
-			       "$TMPDIR, /var/tmp, /tmp)" : "");
-		return;
-	}
-}
-
-int trax_load(const char *trace, const char *db_path, const struct trax_load_opts *opts,
-	      struct trax_load_stats *stats, struct trax_error *err)
-{
-	return ld_load_named(trace, NULL, db_path, opts, stats, err);
-}
-
-int ld_load_named(const char *trace, const char *name, const char *db_path,
-		  const struct trax_load_opts *opts, struct trax_load_stats *stats,
-		  struct trax_error *err)
-{
-	struct trax_load_stats st = { 0 };
-	struct trax_input in;
-	struct strbuf base = STRBUF_INIT;
-	enum trax_format fmt;
-	struct loader *L = NULL;
-	sqlite3 *db = NULL;
-	char *tmp = NULL;
-	double t0 = now_s();
-	int fd = -1, ret;
-
-	{
-		const char *ins[] = { trace }, *outs[] = { db_path };
-
-		ret = trax_outfile_check(ins, 1, outs, 1, err);
-		if (ret)
-			return ret;
-	}
-	/* a piped trace: copied beside the db first */
-	strbuf_addf(&base, "%s.stdin", db_path);
-	ret = trax_input_open(&in, trace, base.buf, err);
-	strbuf_release(&base);
-	if (!name && strcmp(in.name, in.path))
-		name = in.name;		/* "-", or the copy of a pipe */
-	trace = in.path;
-	if (!ret)
-		ret = trax_detect_format(trace, &fmt, err);
-	if (!ret && fmt == TRAX_FMT_DB)
-		ret = trax_error_set(err, TRAX_E_USAGE, "%s: an SQLite database, not a trace",
-				     trace);
-	if (ret) {
-		if (name)
-			trax_input_rename_error(err, trace, name);
-		trax_input_release(&in);
-		return ret;
-	}
-
-	/* Build beside the destination, then rename: a db that exists is a complete db. */
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%s.tmp-XXXXXX", db_path);
-		tmp = strbuf_detach(&sb);
-	}
-	/* the umask's mode; locked while this process lives (a cache sweep spares it) */
-	fd = trax_tmpfile_create(tmp);
-	if (fd < 0) {
-		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create: %s", db_path,
-				     strerror(errno));
-		free(tmp);
-		trax_input_release(&in);
-		return ret;
-	}
-	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) {
-		ret = trax_error_set(err, TRAX_E_DB, "%s: %s", db_path, sqlite3_errmsg(db));
-		goto out;
-	}
-	/* Bulk load: no journal (the temp file is renamed only when complete), large pages
-	 * (fewer page splits per row), a bounded cache, sorting for indexes on two threads and
-	 * spilling to files rather than memory. */
-	ret = exec_sql(db, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768; PRAGMA threads=2;"
-		       "PRAGMA temp_store=FILE; BEGIN", err);
-	if (ret)
-		goto out;
-	L = ld_alloc(db, opts, err);
-	if (!L) {
-		ret = trax_error_set(err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
-	ret = source_meta(L, trace, name, fmt, err);
-	if (ret)
-		goto out;
-	if (fmt == TRAX_FMT_DAT)
-		ret = dat_read(L, trace, err);
-	else if (fmt == TRAX_FMT_TEXT)
-		ret = text_read(L, trace, err);
-	else if (fmt == TRAX_FMT_SYSTRACE)
-		ret = systrace_read(L, trace, err);
-	else
-		ret = trax_error_set(err, TRAX_E_UNSUPPORTED, "%s: %s input is not supported yet",
-				     trace, trax_format_name(fmt));
-	if (ret)
-		goto out;
-	st.decode_s = -t0;
-	ret = ld_finish(L, &st);
-	if (ret)
-		goto out;
-	ret = exec_sql(db, "COMMIT", err);
-	if (ret)
-		goto out;
-	if (sqlite3_close(db) != SQLITE_OK) {
-		ret = trax_error_set(err, TRAX_E_DB, "%s: cannot close the database", db_path);
-		db = NULL;
-		goto out;
-	}
-	db = NULL;
-	if (rename(tmp, db_path) < 0) {
-		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", db_path, strerror(errno));
-		goto out;
-	}
-	st.total_s = now_s() - t0;
-	if (stats)
-		*stats = st;
-out:
-	ld_free(L);
-	if (db)
-		sqlite3_close(db);
-	if (ret)
-		unlink(tmp);
-	if (fd >= 0)
-		close(fd);
-	trax_tmpfile_forget(tmp);
-	free(tmp);
-	if (ret == -TRAX_E_DB)
-		name_output(err, db_path);
-	if (ret && name)
-		trax_input_rename_error(err, trace, name);
-	trax_input_release(&in);
+		st->index_s = trax_now_s() - t1;
 	return ret;
 }

@@ -7,11 +7,13 @@
 
 #include "util/error.h"
 
+/* The formats: TRAX_FMT_DAT (trace-cmd trace.dat v6, v7), TRAX_FMT_SYSTRACE (Android systrace,
+ * atrace), TRAX_FMT_TEXT (ftrace text: tracefs `trace`, `trace-cmd report`): the rows of
+ * parse/readers.h; and a trax SQLite database. */
 enum trax_format {
 	TRAX_FMT_UNKNOWN,
-	TRAX_FMT_DAT,		/* trace-cmd trace.dat, v6 or v7 */
-	TRAX_FMT_TEXT,		/* ftrace text: tracefs `trace`, `trace-cmd report` */
-	TRAX_FMT_SYSTRACE,	/* Android systrace/atrace HTML */
+#define READER(id, name, sniff, read, text) TRAX_FMT_##id,
+#include "parse/readers.h"
 	TRAX_FMT_DB,		/* a trax SQLite database */
 };
 
@@ -70,7 +72,14 @@ char *trax_db_string(sqlite3 *db, const char *sql, const char *arg);
  */
 int trax_event_known(const char *name, const char **near);
 
+/* The meta table: the one reader of it. */
 /* The meta value of key, or NULL when absent; the caller frees the string. */
 char *trax_db_meta(sqlite3 *db, const char *key);
+/*
+ * The meta value of key as an integer: 0 and *v when it is one (the whole value), 1 when it
+ * is "unknown" (doc/db.md: a count the file does not give; *v untouched), -1 when it is
+ * absent, NULL or not an integer (*v untouched).
+ */
+int trax_db_meta_int(sqlite3 *db, const char *key, int64_t *v);
 
 #endif

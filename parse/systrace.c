@@ -1,4 +1,5 @@
 /* parse/systrace.c: Android systrace/atrace HTML: the ftrace text of its trace-data blocks. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,7 +11,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "parse/loader.h"
+#include "parse/load.h"
+#include "parse/sink.h"
 #include "parse/text.h"
 #include "util/strbuf.h"
 
@@ -159,6 +161,24 @@ static void add_legacy(struct strbuf *out, const char *p, const char *end)
 		strbuf_addch(out, '\n');
 		p = nl ? nl + 1 : end;
 	}
+}
+
+/*
+ * atrace -z: "TRACE:\n" (after atrace's own messages), then a zlib stream; or, in a head
+ * without NUL bytes, systrace's HTML (a doctype or <html>, or a trace-data script block).
+ */
+int systrace_sniff(const char *head, size_t n)
+{
+	const char *t = memmem(head, n, "TRACE:\n", 7), *p = head;
+
+	if (t && t + 7 < head + n && (unsigned char)t[7] == 0x78 && !memchr(head, '\0', t - head))
+		return 1;
+	if (memchr(head, '\0', n))
+		return 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	return !strncasecmp(p, "<!DOCTYPE html", 14) || !strncasecmp(p, "<html", 5) ||
+	       strstr(head, "class=\"trace-data\"") || strstr(head, "<script class=\"trace-data\"");
 }
 
 int systrace_read(struct loader *L, const char *path, struct trax_error *err)

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "parse/catalogue.h"
-#include "parse/loader.h"
+#include "parse/load.h"
+#include "parse/sink.h"
 #include "parse/text.h"
 #include "util/grow.h"
 
@@ -1651,7 +1652,7 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		}
 	}
 	tt = type_get(R, tl.event, tl.event_len);
-	if (tt->t && !tt->t->loaded)
+	if (tt->t && !ld_type_loaded(tt->t))
 		return 0;
 	n = tt->t ? text_split_payload(tl.event, tl.event_len, tl.payload, tl.payload_len, kv,
 				       TEXT_KV_MAX) : 0;
@@ -1659,7 +1660,7 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		char nbuf[64];
 
 		snprintf(nbuf, sizeof(nbuf), "%.*s", tl.event_len, tl.event);
-		if (tt->t ? !tt->t->loaded : !ld_wanted(R->L, "", nbuf))
+		if (tt->t ? !ld_type_loaded(tt->t) : !ld_wanted(R->L, "", nbuf))
 			return 0;
 		return ld_emit_raw(R->L, tl.ts, tl.cpu, tl.pid, b, nbuf, tl.payload,
 				   tl.payload_len);

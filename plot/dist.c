@@ -475,7 +475,7 @@ out:
 	return ret;
 }
 
-int ch_distribution(struct chart *c, int is_cdf)
+static int distribution(struct chart *c, int is_cdf)
 {
 	const struct trax_plot_opts *o = c->o;
 	struct src s = { 0 };
@@ -523,4 +523,14 @@ int ch_distribution(struct chart *c, int is_cdf)
 out:
 	source_release(&s);
 	return ret;
+}
+
+int ch_histogram(struct chart *c)
+{
+	return distribution(c, 0);
+}
+
+int ch_cdf(struct chart *c)
+{
+	return distribution(c, 1);
 }

@@ -80,11 +80,9 @@ void ch_fmt_value(char *buf, size_t len, double v, const char *unit);
 void ch_rgb(cairo_t *cr, const double rgb[3]);
 void ch_hex(cairo_t *cr, uint32_t rgb);
 
-/* The kinds. */
-int ch_timeline(struct chart *c);
-int ch_counters(struct chart *c);
-int ch_residency(struct chart *c);
-int ch_distribution(struct chart *c, int cdf);
+/* The kinds' drawing functions (plot/kinds.h names them). */
+#define CH_KIND(id, name, draw, options, events, help) int draw(struct chart *c);
+#include "plot/kinds.h"
 
 /* Colours. */
 #define CH_BG 0xffffff

@@ -28,18 +28,19 @@ void trax_plot_opts_init(struct trax_plot_opts *o)
 	o->markers = TRAX_PLOT_MARK_PRINT | TRAX_PLOT_MARK_KILL;
 }
 
-static const char *const kind_names[] = {
-	[TRAX_PLOT_TIMELINE] = "timeline",
-	[TRAX_PLOT_COUNTERS] = "counters",
-	[TRAX_PLOT_RESIDENCY] = "residency",
-	[TRAX_PLOT_HISTOGRAM] = "histogram",
-	[TRAX_PLOT_CDF] = "cdf",
+static const struct kind {
+	struct trax_plot_kind_def def;
+	int (*draw)(struct chart *c);
+} kinds[] = {
+#define CH_KIND(id, name, draw, options, events, help) \
+	[TRAX_PLOT_##id] = { { name, options, events, help }, draw },
+#include "plot/kinds.h"
 };
 
 int trax_plot_kind_parse(const char *s, enum trax_plot_kind *kind)
 {
-	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++) {
-		if (!strcmp(s, kind_names[i])) {
+	for (int i = 0; i < TRAX_PLOT_NKINDS; i++) {
+		if (!strcmp(s, kinds[i].def.name)) {
 			*kind = (enum trax_plot_kind)i;
 			return 0;
 		}
@@ -47,9 +48,30 @@ int trax_plot_kind_parse(const char *s, enum trax_plot_kind *kind)
 	return -1;
 }
 
+const struct trax_plot_kind_def *trax_plot_kind_def(enum trax_plot_kind kind)
+{
+	return (unsigned)kind < TRAX_PLOT_NKINDS ? &kinds[kind].def : NULL;
+}
+
 const char *trax_plot_kind_name(enum trax_plot_kind kind)
 {
-	return (unsigned)kind < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[kind] : "?";
+	return (unsigned)kind < TRAX_PLOT_NKINDS ? kinds[kind].def.name : "?";
+}
+
+void trax_plot_kinds_taking(unsigned opts, struct strbuf *out)
+{
+	int n = 0, k = 0;
+
+	for (int i = 0; i < TRAX_PLOT_NKINDS; i++)
+		n += (kinds[i].def.options & opts) == opts;
+	for (int i = 0; i < TRAX_PLOT_NKINDS; i++) {
+		if ((kinds[i].def.options & opts) != opts)
+			continue;
+		if (k)
+			strbuf_adds(out, k == n - 1 ? " and " : ", ");
+		strbuf_adds(out, kinds[i].def.name);
+		k++;
+	}
 }
 
 int trax_plot_format_from_path(const char *path, enum trax_plot_format *fmt)
@@ -82,25 +104,7 @@ void trax_plot_info_release(struct trax_plot_info *info)
 
 int ch_meta_int(sqlite3 *db, const char *key, int64_t *v)
 {
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			const char *s = (const char *)sqlite3_column_text(st, 0);
-			char *end;
-
-			errno = 0;
-			*v = strtoll(s, &end, 10);
-			if (!errno && end != s && !*end)
-				ret = 0;
-		}
-	}
-	sqlite3_finalize(st);
-	return ret;
+	return trax_db_meta_int(db, key, v) == 0 ? 0 : -1;
 }
 
 int ch_table_exists(sqlite3 *db, const char *name)
@@ -767,25 +771,10 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 	cairo_clip(cr);
 	ch_hex(cr, CH_BG);
 	cairo_paint(cr);
-	switch (o->kind) {
-	case TRAX_PLOT_TIMELINE:
-		ret = ch_timeline(&c);
-		break;
-	case TRAX_PLOT_COUNTERS:
-		ret = ch_counters(&c);
-		break;
-	case TRAX_PLOT_RESIDENCY:
-		ret = ch_residency(&c);
-		break;
-	case TRAX_PLOT_HISTOGRAM:
-		ret = ch_distribution(&c, 0);
-		break;
-	case TRAX_PLOT_CDF:
-		ret = ch_distribution(&c, 1);
-		break;
-	default:
+	if ((unsigned)o->kind < TRAX_PLOT_NKINDS)
+		ret = kinds[o->kind].draw(&c);
+	else
 		ret = trax_error_set(err, TRAX_E_USAGE, "unknown chart kind %d", (int)o->kind);
-	}
 	cairo_restore(cr);
 	if (!ret && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		ret = trax_error_set(err, TRAX_E_IO, "drawing: %s",

@@ -16,12 +16,29 @@
  * SVG and PDF (one unit each way), so a chart of W x H looks the same in all three formats.
  */
 
+/* The options a chart kind may take (its row in plot/kinds.h); the others are refused. */
+enum {
+	TRAX_PLOT_OPT_TASK = 1 << 0,	/* opts.task */
+	TRAX_PLOT_OPT_TRACK = 1 << 1,	/* opts.tracks */
+	TRAX_PLOT_OPT_OF = 1 << 2,	/* opts.durations, opts.sql */
+	TRAX_PLOT_OPT_BINS = 1 << 3,	/* opts.bins */
+	TRAX_PLOT_OPT_LOG = 1 << 4,	/* opts.logx */
+	TRAX_PLOT_OPT_GROUP = 1 << 5,	/* opts.groups */
+};
+
+/* The chart kinds: TRAX_PLOT_TIMELINE, _COUNTERS, _RESIDENCY, _HISTOGRAM, _CDF (plot/kinds.h). */
 enum trax_plot_kind {
-	TRAX_PLOT_TIMELINE,	/* one lane per CPU, task slices coloured per comm */
-	TRAX_PLOT_COUNTERS,	/* step lines, one lane per counter track */
-	TRAX_PLOT_RESIDENCY,	/* stacked bars: each task's share of each CPU (or CPU group) */
-	TRAX_PLOT_HISTOGRAM,	/* histogram of a set of durations */
-	TRAX_PLOT_CDF,		/* cumulative distribution of a set of durations */
+#define CH_KIND(id, name, draw, options, events, help) TRAX_PLOT_##id,
+#include "plot/kinds.h"
+	TRAX_PLOT_NKINDS
+};
+
+/* A chart kind's row of plot/kinds.h. */
+struct trax_plot_kind_def {
+	const char *name;	/* "timeline" */
+	unsigned options;	/* TRAX_PLOT_OPT_* */
+	const char *events;	/* what it needs loaded: event names, comma separated */
+	const char *help;	/* its lines of `trax plot --help` */
 };
 
 enum trax_plot_format {
@@ -101,6 +118,14 @@ void trax_plot_opts_init(struct trax_plot_opts *o);
 /* "timeline", "counters", "residency", "histogram", "cdf" <-> kinds. Parse returns 0 or -1. */
 int trax_plot_kind_parse(const char *s, enum trax_plot_kind *kind);
 const char *trax_plot_kind_name(enum trax_plot_kind kind);
+/* The row of a kind (0 .. TRAX_PLOT_NKINDS-1); NULL for any other value. */
+const struct trax_plot_kind_def *trax_plot_kind_def(enum trax_plot_kind kind);
+/*
+ * The names of the kinds that take every option of opts (TRAX_PLOT_OPT_*), in table order,
+ * as prose: "histogram and cdf", "timeline, residency, histogram and cdf"; opts 0: every
+ * kind. Appended to out.
+ */
+void trax_plot_kinds_taking(unsigned opts, struct strbuf *out);
 
 /* The format named by a path's extension (.png, .svg, .pdf, any case): 0, or -1 when none. */
 int trax_plot_format_from_path(const char *path, enum trax_plot_format *fmt);

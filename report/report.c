@@ -202,17 +202,9 @@ static void report_release(struct report *rp)
 
 static int64_t meta_int(sqlite3 *db, const char *key, int64_t dflt)
 {
-	char *v = trax_db_meta(db, key), *end;
 	int64_t r = dflt;
 
-	if (v) {
-		errno = 0;
-		r = strtoll(v, &end, 10);
-		if (errno || end == v || *end)
-			r = dflt;
-	}
-	free(v);
-	return r;
+	return trax_db_meta_int(db, key, &r) == 0 ? r : dflt;
 }
 
 static int table_exists(sqlite3 *db, const char *name)

@@ -18,7 +18,7 @@
 #   trax load --threads 1
 #   build/tools/ceiling: the same rows (every table of the db trax wrote, held in memory
 #     first) inserted into a new db with prepared statements in one transaction, the same
-#     indexes and the pragmas of parse/loader.c; single-row and 32-row statements, the faster
+#     indexes and the pragmas of parse/load.c and parse/loader.c; single-row and 32-row statements, the faster
 #     is the ceiling
 # Memory: build/tools/memwatch polls /proc/PID/status every 2 ms: peak RssAnon (anonymous
 # memory) and peak VmRSS (also the mapped trace file) of each command.
@@ -163,15 +163,16 @@ best_of() { # report stdout cmd...
 	done
 }
 
-# The pragmas trax_load() sets (parse/loader.c), for the ceiling.
-pragmas=$(sed -n '/exec_sql(db, "PRAGMA page_size/,/BEGIN"/p' parse/loader.c |
+# The pragmas trax_load() sets (parse/load.c) and those before the indexes (parse/loader.c),
+# for the ceiling.
+pragmas=$(sed -n '/exec_sql(db, "PRAGMA page_size/,/BEGIN"/p' parse/load.c |
 	grep -o 'PRAGMA [a-z_]*=[^;]*;' | tr '\n' ' ' || true)
 [ -n "$pragmas" ] || pragmas="PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 ipragmas=$(sed -n '/^static int create_indexes/,/^}/p' parse/loader.c |
 	grep -o 'PRAGMA [a-z_]*=[^;]*;' | tr '\n' ' ' || true)
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine" \
 	"skews every figure; the fastest of $repeat runs is kept)"
-echo "bench: ceiling pragmas (from parse/loader.c): $pragmas"
+echo "bench: ceiling pragmas (from parse/load.c): $pragmas"
 echo "bench: before the indexes: ${ipragmas:-none}"
 
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }

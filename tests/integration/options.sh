@@ -56,6 +56,21 @@ err "plot --widnow: did you mean --window" "did you mean '--window'?" \
 	"$TRAX" plot timeline "$demo" -o "$TMP/x.png" --widnow 1 2
 err "plot --window with one time" "--window takes two times" \
 	"$TRAX" plot timeline "$demo" -o "$TMP/x.png" --window 1
+# An option a chart kind does not take: the kinds that take it, as `trax plot --help` lists them
+# (worked from the help by hand); and an unknown kind lists every kind.
+px() { "$TRAX" plot "$1" "$demo" -o "$TMP/x.png" "${@:2}"; }
+err "plot timeline --bins" "--bins applies to histogram" px timeline --bins 3
+err "plot cdf --bins" "--bins applies to histogram" px cdf --bins 3
+err "plot counters --task" "--task applies to timeline, residency, histogram and cdf" \
+	px counters --task x
+err "plot timeline --of" "--of and --sql apply to histogram and cdf" px timeline --of wakeup
+err "plot residency --sql" "--of and --sql apply to histogram and cdf" px residency --sql 'SELECT 1'
+err "plot timeline --log" "--log applies to histogram and cdf" px timeline --log
+err "plot histogram --track" "--track applies to counters" px histogram --track cpu_frequency
+err "plot counters --group" "--group applies to residency" px counters --group little=0
+err "plot pie" "unknown chart kind 'pie' (timeline, counters, residency, histogram, cdf)" px pie
+[ ! -e "$TMP/x.png" ]
+_result $? "a refused plot writes nothing"
 err "gate --rules= missing run side" "a run goes after --base or --new" \
 	"$TRAX" gate --rules x.json run.dat
 if [ -f "$demo" ]; then

@@ -8,7 +8,7 @@
  * then the same CREATE INDEX statements, COMMIT. Nothing but SQLite's own work is timed: this
  * is what a loader that had every row already decoded would need, the ceiling for trax load.
  *
- * PRAGMAS (default below; tests/bench/run.sh passes the ones parse/loader.c uses) run first;
+ * PRAGMAS (default below; tests/bench/run.sh passes the ones parse/load.c uses) run first;
  * page_size is taken from SOURCE unless PRAGMAS sets it; INDEX_PRAGMAS run before the indexes
  * are created. Modes: single: one row per INSERT statement; multi: 32 rows per statement
  * (INSERT ... VALUES (...),(...)...); both (default) runs each, OUT being rewritten. Each mode

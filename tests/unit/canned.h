@@ -5,7 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "parse/loader.h"
+#include "parse/derive.h"
+#include "parse/load.h"
 
 /* A string value (no NUL needed) and an integer value of an event field. */
 static inline struct ld_val S(const char *s)

@@ -11,7 +11,8 @@
 
 #include "collect/collect.h"
 #include "parse/catalogue.h"
-#include "parse/loader.h"
+#include "parse/derive.h"
+#include "parse/load.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 

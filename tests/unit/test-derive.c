@@ -7,7 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "parse/loader.h"
+#include "parse/derive.h"
+#include "parse/load.h"
 #include "tests/unit/canned.h"
 
 struct fx {

@@ -8,7 +8,8 @@
 #include <cmocka.h>
 
 #include "parse/initial.h"
-#include "parse/loader.h"
+#include "parse/derive.h"
+#include "parse/load.h"
 
 static int parse(const char *s, struct initial_value *v)
 {

@@ -10,7 +10,8 @@
 #include <cmocka.h>
 
 #include "assert/assert.h"
-#include "parse/loader.h"
+#include "parse/derive.h"
+#include "parse/load.h"
 #include "tests/unit/canned.h"
 
 /*

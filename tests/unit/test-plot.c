@@ -560,6 +560,54 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The table of kinds (plot/kinds.h): names round-trip, help lines are the kind's, every event
+ * a kind needs is one the event catalogue knows, and the options read as --help says. */
+static void test_kind_table(void **state)
+{
+	static const struct { unsigned opt; const char *kinds; } takes[] = {
+		/* from `trax plot --help`, by hand */
+		{ TRAX_PLOT_OPT_TASK, "timeline, residency, histogram and cdf" },
+		{ TRAX_PLOT_OPT_TRACK, "counters" },
+		{ TRAX_PLOT_OPT_OF, "histogram and cdf" },
+		{ TRAX_PLOT_OPT_BINS, "histogram" },
+		{ TRAX_PLOT_OPT_LOG, "histogram and cdf" },
+		{ TRAX_PLOT_OPT_GROUP, "residency" },
+		{ 0, "timeline, counters, residency, histogram and cdf" },
+	};
+
+	(void)state;
+	assert_int_equal(TRAX_PLOT_NKINDS, 5);
+	assert_null(trax_plot_kind_def(TRAX_PLOT_NKINDS));
+	for (int k = 0; k < TRAX_PLOT_NKINDS; k++) {
+		const struct trax_plot_kind_def *d = trax_plot_kind_def((enum trax_plot_kind)k);
+		enum trax_plot_kind back;
+		char prefix[32], *events, *save = NULL;
+
+		assert_non_null(d);
+		assert_string_equal(trax_plot_kind_name((enum trax_plot_kind)k), d->name);
+		assert_int_equal(trax_plot_kind_parse(d->name, &back), 0);
+		assert_int_equal(back, k);
+		snprintf(prefix, sizeof(prefix), "  %-12s", d->name);
+		assert_memory_equal(d->help, prefix, strlen(prefix));
+		assert_int_equal(d->help[strlen(d->help) - 1], '\n');
+		assert_true(d->events[0]);
+		events = strdup(d->events);
+		for (char *e = strtok_r(events, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+			if (!trax_event_known(e, NULL))
+				fail_msg("%s needs %s, not in the event catalogue", d->name, e);
+		}
+		free(events);
+	}
+	assert_int_equal(trax_plot_kind_parse("pie", &(enum trax_plot_kind){ 0 }), -1);
+	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		trax_plot_kinds_taking(takes[i].opt, &sb);
+		assert_string_equal(sb.buf, takes[i].kinds);
+		strbuf_release(&sb);
+	}
+}
+
 /* Every kind in every format: the PNG decodes at its size, and the same input gives the same
  * bytes twice (PNG, SVG, and PDF with its fixed metadata). */
 static void test_formats_deterministic(void **state)
@@ -573,7 +621,7 @@ static void test_formats_deterministic(void **state)
 	assert_non_null(mkdtemp(dir));
 	slice(db, 0, 2, 10, 1000000, 400000);
 	slice(db, 1, 3, 11, 1200000, 300000);
-	for (int k = TRAX_PLOT_TIMELINE; k <= TRAX_PLOT_CDF; k++) {
+	for (int k = 0; k < TRAX_PLOT_NKINDS; k++) {
 		for (int f = 0; f < 3; f++) {
 			struct trax_plot_opts o;
 			struct trax_error err = { 0 };
@@ -646,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_counters_step),
 		cmocka_unit_test(test_distribution_counts),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_kind_table),
 		cmocka_unit_test(test_formats_deterministic),
 		cmocka_unit_test(test_colours),
 	};
