@@ -1163,10 +1163,7 @@ static struct ttype *type_by_canonical(struct text *R, const char *name)
 
 static void field_add(struct ttype *tt, const char *name, int len, const struct bfield *b)
 {
-	if (tt->nf == tt->cf) {
-		tt->cf = tt->cf ? tt->cf * 2 : 8;
-		tt->f = xrealloc(tt->f, tt->cf * sizeof(*tt->f));
-	}
+	TRAX_GROW(tt->f, tt->nf, tt->cf, 8);
 	tt->f[tt->nf].name = xmemdup0(name, len);
 	tt->f[tt->nf].len = len;
 	tt->f[tt->nf].b = b;
