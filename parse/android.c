@@ -8,6 +8,7 @@
 #include "parse/android.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /*
  * Fed by derive.c while loading (events in trace order). What it writes (doc/db.md):
@@ -65,36 +66,6 @@ static uint32_t hash_bytes(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 16777619u;
 	return h;
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-/* A copy of exactly n bytes (NUL-terminated): a span of damaged text may hold a NUL. */
-static char *xmemdup0(const char *s, size_t n)
-{
-	char *r = malloc(n + 1);
-
-	if (!r)
-		abort();
-	if (s && n)
-		memcpy(r, s, n);
-	r[s ? n : 0] = '\0';
-	return r;
 }
 
 static void smap_free(struct smap *m)

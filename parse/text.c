@@ -13,6 +13,7 @@
 #include "parse/sink.h"
 #include "parse/text.h"
 #include "util/grow.h"
+#include "util/xalloc.h"
 
 /*
  * How a text trace is read. Pass 1 walks every line once: it splits each event line, learns
@@ -1098,27 +1099,6 @@ struct text {
 	struct ld_val *vals;
 	int nvals;
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-/* A copy of exactly n bytes, NUL-terminated: a name may hold a NUL (damaged text), and its
- * length, not strlen, is what it is compared by. */
-static char *xmemdup0(const char *s, int n)
-{
-	char *r = malloc(n + 1);
-
-	if (!r)
-		abort();
-	memcpy(r, s, n);
-	r[n] = '\0';
-	return r;
-}
 
 static uint32_t hash_span(const char *s, int len)
 {
