@@ -84,6 +84,16 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
+# The minimum versions of PKGS hold before anything is compiled (pkg-config names each one
+# missing or too old); make deps installs them.
+$(BUILD)/.pkgs-ok: Makefile
+	@mkdir -p $(dir $@)
+	$(Q)$(PKG_CONFIG) --exists --print-errors '$(PKGS)' || { echo "trax: the packages" \
+		"above are missing or older than the Makefile's PKGS ($(PKGS)); make deps" \
+		"installs them" >&2; exit 1; }
+	@touch $@
+$(LIB_OBJ) $(CMD_OBJ) $(UNIT_BIN) $(TOOL_BIN): | $(BUILD)/.pkgs-ok
+
 $(LIBTRAX): $(LIB_OBJ)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
 

@@ -8,6 +8,7 @@
 
 #include "assert/assert.h"
 #include "assert/assert-local.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 /*
@@ -210,12 +211,7 @@ static int column(sqlite3 *db, sqlite3_stmt *st, double **x, int *n, struct trax
 	if (!st)
 		return db_fail(db, err, "reading samples");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			*x = realloc(*x, cap * sizeof(double));
-			if (!*x)
-				abort();
-		}
+		TRAX_GROW(*x, *n, cap, 256);
 		(*x)[(*n)++] = sqlite3_column_double(st, 0);
 	}
 	sqlite3_finalize(st);

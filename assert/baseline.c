@@ -14,17 +14,9 @@
 #include "parse/parse.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define BASELINE_VERSION 1
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s ? s : "");
-
-	if (!r)
-		abort();
-	return r;
-}
 
 /* ---- trace identity ---- */
 

@@ -211,12 +211,7 @@ static int find_tracks(sqlite3 *db, const struct trax_rule *r, const char *name,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct track_ref *t;
 
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*tracks = realloc(*tracks, cap * sizeof(**tracks));
-			if (!*tracks)
-				abort();
-		}
+		TRAX_GROW(*tracks, *n, cap, 8);
 		t = &(*tracks)[(*n)++];
 		t->id = sqlite3_column_int(st, 0);
 		if (sqlite3_column_type(st, 1) != SQLITE_NULL)

@@ -9,6 +9,7 @@
 #include "assert/stats.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 enum gverdict { GV_SAME, GV_REGRESSED, GV_IMPROVED, GV_INSUFFICIENT, GV_SKIPPED };
 
@@ -42,15 +43,6 @@ struct trax_gate {
 	int n, cap;
 	int regressed, regressed_warn, improved, same, insufficient, skipped;
 };
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s ? s : "");
-
-	if (!r)
-		abort();
-	return r;
-}
 
 struct trax_gate *trax_gate_alloc(const struct trax_rules *rs, double alpha)
 {

@@ -10,6 +10,7 @@
 #include "assert/assert.h"
 #include "assert/assert-local.h"
 #include "parse/parse.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 /* ---- small helpers ---- */
@@ -647,12 +648,7 @@ static int state_metric(struct acache *c, const struct trax_rule *r, const int *
 			if (r->metric == TRAX_METRIC_RUNNABLE) {
 				total += overlap(t[i].ts, t[i].dur, w);
 			} else if (end >= w->start && end <= w->end && slice_starts_at(s, ns, end)) {
-				if (nlat == clat) {
-					clat = clat ? clat * 2 : 256;
-					lat = realloc(lat, clat * sizeof(double));
-					if (!lat)
-						abort();
-				}
+				TRAX_GROW(lat, nlat, clat, 256);
 				lat[nlat++] = t[i].dur;
 			}
 		}
@@ -689,12 +685,7 @@ static int load_track(sqlite3 *db, int track_id, struct sample **out, int *n,
 		return db_fail(db, err, "reading counter");
 	sqlite3_bind_int(st, 1, track_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			*out = realloc(*out, cap * sizeof(**out));
-			if (!*out)
-				abort();
-		}
+		TRAX_GROW(*out, *n, cap, 256);
 		(*out)[*n].ts = sqlite3_column_int64(st, 0);
 		(*out)[*n].v = sqlite3_column_double(st, 1);
 		(*n)++;

@@ -11,6 +11,7 @@
 #include "assert/assert.h"
 #include "cmd/cmd.h"
 #include "parse/parse.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 const char cmd_query_usage[] =
@@ -77,12 +78,7 @@ struct table {
 
 static void table_add(struct table *t, const char *s)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->cells = realloc(t->cells, t->cap * sizeof(char *));
-		if (!t->cells)
-			abort();
-	}
+	TRAX_GROW(t->cells, t->n, t->cap, 256);
 	t->cells[t->n++] = strdup(s ? s : "NULL");
 }
 

@@ -20,6 +20,7 @@
 #include "collect/collect-local.h"
 #include "parse/parse.h"
 #include "util/outfile.h"
+#include "util/xalloc.h"
 
 #define INSTANCE_PREFIX "trax-collect-"
 #define KILL_GRACE_MS 2000
@@ -49,15 +50,6 @@ struct trax_capture {
 	long old_cmdlines;		/* saved_cmdlines_size to restore, -1: untouched */
 	struct strbuf notes;
 };
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		abort();
-	return r;
-}
 
 static void warn(struct trax_capture *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

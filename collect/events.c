@@ -13,6 +13,7 @@
 #include "util/grow.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 /*
  * A preset's events come from the event catalogue (parse/catalogue.c): every row naming the
@@ -64,15 +65,6 @@ const char *const *trax_collect_preset_events(const char *name)
 }
 
 /* ---- the list ---- */
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *r = strndup(s, n);
-
-	if (!r)
-		abort();
-	return r;
-}
 
 int ev_list_has(const struct ev_list *l, const char *system, const char *name)
 {

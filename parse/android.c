@@ -6,7 +6,9 @@
 #include <strings.h>
 
 #include "parse/android.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /*
  * Fed by derive.c while loading (events in trace order). What it writes (doc/db.md):
@@ -64,36 +66,6 @@ static uint32_t hash_bytes(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 16777619u;
 	return h;
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-/* A copy of exactly n bytes (NUL-terminated): a span of damaged text may hold a NUL. */
-static char *xmemdup0(const char *s, size_t n)
-{
-	char *r = malloc(n + 1);
-
-	if (!r)
-		abort();
-	if (s && n)
-		memcpy(r, s, n);
-	r[s ? n : 0] = '\0';
-	return r;
 }
 
 static void smap_free(struct smap *m)
@@ -567,10 +539,7 @@ static struct kill_ent *kill_new(struct android *a, uint64_t ts, const char *sou
 {
 	struct kill_ent *k;
 
-	if (a->nkills == a->ckills) {
-		a->ckills = a->ckills ? a->ckills * 2 : 16;
-		a->kills = xrealloc(a->kills, a->ckills * sizeof(*a->kills));
-	}
+	TRAX_GROW(a->kills, a->nkills, a->ckills, 16);
 	k = &a->kills[a->nkills++];
 	memset(k, 0, sizeof(*k));
 	k->ts = ts;
@@ -858,10 +827,7 @@ static int fence_new(struct android *a, const char *key, uint64_t ts, int buffer
 	if (a->nfree) {
 		idx = a->free_fence[--a->nfree];
 	} else {
-		if (a->nfence == a->cfence) {
-			a->cfence = a->cfence ? a->cfence * 2 : 256;
-			a->fence = xrealloc(a->fence, a->cfence * sizeof(*a->fence));
-		}
+		TRAX_GROW(a->fence, a->nfence, a->cfence, 256);
 		idx = a->nfence++;
 	}
 	f = &a->fence[idx];
@@ -989,10 +955,7 @@ static void marker_begin(struct android *a, uint64_t ts, int utid, int buffer, c
 			nlen, name, STACK_MAX);
 		return;
 	}
-	if (st->depth == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 8;
-		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
-	}
+	TRAX_GROW(st->stack, st->depth, st->cap, 8);
 	o = &st->stack[st->depth++];
 	o->ts = ts;
 	o->name = xmemdup0(name, nlen);
@@ -1060,9 +1023,8 @@ static void async_begin(struct android *a, uint64_t ts, int utid, int buffer, in
 		smap_put(&a->async, key.buf, idx);
 	} else {
 		if (a->nasync == a->casync) {
-			a->casync = a->casync ? a->casync * 2 : 16;
-			a->asyncs = xrealloc(a->asyncs, a->casync * sizeof(*a->asyncs));
-			a->free_async = xrealloc(a->free_async, a->casync * sizeof(int));
+			TRAX_GROW(a->asyncs, a->nasync, a->casync, 16);
+			a->free_async = trax_realloc_array(a->free_async, a->casync, sizeof(int));
 		}
 		idx = a->nasync++;
 		smap_put(&a->async, key.buf, idx);
@@ -1505,10 +1467,7 @@ static void on_sync(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 			tl = timeline_get(a, name);
 			a->fence[idx].have[F_INIT] = 1;
 			a->fence[idx].ts[F_INIT] = ts;
-			if (tl->npending == tl->cpending) {
-				tl->cpending = tl->cpending ? tl->cpending * 2 : 8;
-				tl->pending = xrealloc(tl->pending, tl->cpending * sizeof(int));
-			}
+			TRAX_GROW(tl->pending, tl->npending, tl->cpending, 8);
 			tl->pending[tl->npending++] = idx;
 		}
 		break;

@@ -8,6 +8,7 @@
 #include "parse/android.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define COMM_MAX 64
 #define CLONE_THREAD_FLAG 0x00010000
@@ -84,15 +85,6 @@ struct derive {
 	struct pending_task { int pid, tgid; char comm[COMM_MAX]; } *pending;
 	int npending, cpending;
 };
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		abort();
-	return p;
-}
 
 struct derive *derive_alloc(struct loader *L, struct dbw *w)
 {

@@ -11,6 +11,7 @@
 #include "util/grow.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 struct meta_kv {
 	char *key, *value;
@@ -118,15 +119,6 @@ void ld_type_set_priv(struct ld_type *t, void *priv)
 struct trax_error *ld_error(struct loader *L)
 {
 	return L->err;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s ? s : "");
-
-	if (!r)
-		abort();
-	return r;
 }
 
 static void parse_filter(struct loader *L, const char *events)

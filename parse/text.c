@@ -13,6 +13,7 @@
 #include "parse/sink.h"
 #include "parse/text.h"
 #include "util/grow.h"
+#include "util/xalloc.h"
 
 /*
  * How a text trace is read. Pass 1 walks every line once: it splits each event line, learns
@@ -1099,27 +1100,6 @@ struct text {
 	int nvals;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-/* A copy of exactly n bytes, NUL-terminated: a name may hold a NUL (damaged text), and its
- * length, not strlen, is what it is compared by. */
-static char *xmemdup0(const char *s, int n)
-{
-	char *r = malloc(n + 1);
-
-	if (!r)
-		abort();
-	memcpy(r, s, n);
-	r[n] = '\0';
-	return r;
-}
-
 static uint32_t hash_span(const char *s, int len)
 {
 	uint32_t h = 2166136261u;
@@ -1163,10 +1143,7 @@ static struct ttype *type_by_canonical(struct text *R, const char *name)
 
 static void field_add(struct ttype *tt, const char *name, int len, const struct bfield *b)
 {
-	if (tt->nf == tt->cf) {
-		tt->cf = tt->cf ? tt->cf * 2 : 8;
-		tt->f = xrealloc(tt->f, tt->cf * sizeof(*tt->f));
-	}
+	TRAX_GROW(tt->f, tt->nf, tt->cf, 8);
 	tt->f[tt->nf].name = xmemdup0(name, len);
 	tt->f[tt->nf].len = len;
 	tt->f[tt->nf].b = b;

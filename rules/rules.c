@@ -15,6 +15,7 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 #define _M(e, s) s,
 static const char *const metric_names[] = { TRAX_METRICS };
@@ -185,15 +186,6 @@ static const char *hint(struct hint *h, const char *word, const char *const *nam
 	if (best)
 		snprintf(h->s, sizeof(h->s), " (did you mean \"%s\"?)", best);
 	return h->s;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		abort();
-	return r;
 }
 
 /* ---- numbers ---- */

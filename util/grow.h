@@ -5,14 +5,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* realloc(p, n * size), aborting on overflow or when memory runs out. */
+#include "util/xalloc.h"
+
+/* realloc(p, n * size); overflow or no memory: trax_oom() (util/xalloc.h). */
 static inline void *trax_realloc_array(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
-		abort();
+		trax_oom();
 	p = realloc(p, n * size);
 	if (!p && n && size)
-		abort();
+		trax_oom();
 	return p;
 }
 
