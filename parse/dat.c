@@ -43,6 +43,8 @@ struct dtype {
 	struct ld_type *t;
 	struct tep_event *ev;
 	struct dfield *f;
+	int nf;			/* fields of t */
+	int msg_field;		/* bprint/bputs: the field the formatted message replaces, else -1 */
 	/* prev_state decoding cache (sched_switch) */
 	int64_t st_val[32];
 	char st_str[32][24];
@@ -148,6 +150,13 @@ int dat_check_header(const char *path, struct trax_error *err)
 
 /* ---- types ---- */
 
+/* bprint/bputs/print: their useful content is the formatted message. */
+static int is_message_event(const struct dtype *dt)
+{
+	return !strcmp(ld_type_system(dt->t), "ftrace") &&
+	       (!strcmp(ld_type_name(dt->t), "bprint") || !strcmp(ld_type_name(dt->t), "bputs"));
+}
+
 static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_type *t)
 {
 	struct tep_format_field **fields = tep_event_fields(ev);
@@ -201,6 +210,14 @@ static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_ty
 		dt->t = ld_type_add(D->L, ev->system ? ev->system : "", ev->name, n, defs);
 		ld_type_set_priv(dt->t, dt);
 	}
+	/* what every record of the type needs, worked out once */
+	dt->nf = ld_type_nfields(dt->t);
+	dt->msg_field = -1;
+	if (is_message_event(dt))
+		for (int i = 0; i < dt->nf; i++)
+			if (!strcmp(ld_type_field(dt->t, i)->name, "buf") ||
+			    !strcmp(ld_type_field(dt->t, i)->name, "str"))
+				dt->msg_field = i;
 	free(defs);
 	free(fields);
 	if (n > D->nvals) {
@@ -404,7 +421,7 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 	const unsigned char *data = r->data;
 	int size = r->size;
 
-	for (int i = 0; i < ld_type_nfields(dt->t); i++) {
+	for (int i = 0; i < dt->nf; i++) {
 		const struct dfield *f = &dt->f[i];
 		struct ld_val *v = &D->vals[i];
 		int off = f->offset, len = f->size;
@@ -458,13 +475,6 @@ static void decode(struct dat *D, struct tep_handle *tep, struct dtype *dt,
 			v->len = D->strs[i].len;
 		}
 	}
-}
-
-/* bprint/bputs/print: their useful content is the formatted message. */
-static int is_message_event(const struct dtype *dt)
-{
-	return !strcmp(ld_type_system(dt->t), "ftrace") &&
-	       (!strcmp(ld_type_name(dt->t), "bprint") || !strcmp(ld_type_name(dt->t), "bputs"));
 }
 
 /*
@@ -522,27 +532,20 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (!ld_type_loaded(dt->t))
 		return 0;
 	decode(D, tep, dt, r);
-	if (is_message_event(dt)) {
+	if (dt->msg_field >= 0) {
 		/* the message, formatted by the event's own format, replaces the raw buf */
-		int bi = -1;
+		int bi = dt->msg_field;
+		struct trace_seq s;
 
-		for (int i = 0; i < ld_type_nfields(dt->t); i++)
-			if (!strcmp(ld_type_field(dt->t, i)->name, "buf") ||
-			    !strcmp(ld_type_field(dt->t, i)->name, "str"))
-				bi = i;
-		if (bi >= 0) {
-			struct trace_seq s;
-
-			trace_seq_init(&s);
-			tep_print_event(tep, &s, r, "%s", TEP_PRINT_INFO);
-			trace_seq_terminate(&s);
-			strbuf_reset(&D->strs[bi]);
-			strbuf_add(&D->strs[bi], s.buffer, s.len);
-			D->vals[bi].kind = LD_STR;
-			D->vals[bi].s = D->strs[bi].buf;
-			D->vals[bi].len = D->strs[bi].len;
-			trace_seq_destroy(&s);
-		}
+		trace_seq_init(&s);
+		tep_print_event(tep, &s, r, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		strbuf_reset(&D->strs[bi]);
+		strbuf_add(&D->strs[bi], s.buffer, s.len);
+		D->vals[bi].kind = LD_STR;
+		D->vals[bi].s = D->strs[bi].buf;
+		D->vals[bi].len = D->strs[bi].len;
+		trace_seq_destroy(&s);
 	}
 	ret = ld_emit(D->L, dt->t, r->ts, cpu, pid, b, tep_data_comm_from_pid(tep, pid), D->vals);
 	if (ret) {
