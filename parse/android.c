@@ -1273,9 +1273,9 @@ static void on_ion(struct android *a, struct ld_type *t, uint64_t ts, int utid, 
 		   const struct ld_val *v)
 {
 	struct thread_state *st = tstate(a, utid, buffer);
-	char *client = vname(t, v, 0), *heap = vname(t, v, 1);
-	int64_t len = vint(t, v, 2, 0), err = errno_value(vint(t, v, 5, 0));
-	int has_err = vhas(t, v, 5);
+	char *client = vname(t, v, ION_CLIENT), *heap = vname(t, v, ION_HEAP);
+	int64_t len = vint(t, v, ION_LEN, 0), err = errno_value(vint(t, v, ION_ERROR, 0));
+	int has_err = vhas(t, v, ION_ERROR);
 
 	if (!st)
 		goto out;
@@ -1345,15 +1345,15 @@ static void on_heap_stat(struct android *a, struct ld_type *t, uint64_t ts, int 
 		t->role == ROLE_ION_STAT ? "ion_stat" : "dma_heap_stat";
 	char *heap = NULL;
 	const char *comm = derive_thread_comm(a->d, utid);
-	int64_t len = vint(t, v, 1, 0), total = vint(t, v, 2, 0);
-	int has_total = vhas(t, v, 2), track;
+	int64_t len = vint(t, v, HS_LEN, 0), total = vint(t, v, HS_TOTAL, 0);
+	int has_total = vhas(t, v, HS_TOTAL), track;
 
-	if (!vhas(t, v, 1)) {
+	if (!vhas(t, v, HS_LEN)) {
 		anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "%s without len", t->name);
 		return;
 	}
 	if (t->role == ROLE_ION_HEAP_GROW || t->role == ROLE_ION_HEAP_SHRINK) {
-		heap = vname(t, v, 0);
+		heap = vname(t, v, HS_ID);
 		if (t->role == ROLE_ION_HEAP_SHRINK)
 			len = -len;
 		comm = NULL;
@@ -1376,7 +1376,7 @@ static void on_wait(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 		    const struct ld_val *v)
 {
 	struct thread_state *st = tstate(a, utid, buffer);
-	int64_t ctx = vint(t, v, 2, -1), seq = vint(t, v, 3, -1);
+	int64_t ctx = vint(t, v, FN_CONTEXT, -1), seq = vint(t, v, FN_SEQNO, -1);
 	int sys = !strcmp(t->name, "dma_fence_wait_start") || !strcmp(t->name, "dma_fence_wait_end")
 		? 1 : 2;
 
@@ -1392,7 +1392,7 @@ static void on_wait(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 		st->wait_ts = ts;
 		st->wait_context = ctx;
 		st->wait_seqno = seq;
-		st->wait_timeline = vname(t, v, 1);
+		st->wait_timeline = vname(t, v, FN_TIMELINE);
 		st->wait_fence_sys = sys;
 		return;
 	}
@@ -1426,16 +1426,17 @@ static void on_sync(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 		    const struct ld_val *v)
 {
 	struct thread_state *st;
-	char *name = vname(t, v, 0);
+	char *name = NULL;
 	int64_t value;
 	struct sync_tl *tl;
 
 	switch (t->role) {
 	case ROLE_SYNC_WAIT:
+		name = vname(t, v, SY_NAME);
 		st = tstate(a, utid, buffer);
 		if (!st)
 			break;
-		if (vint(t, v, 2, 0)) {
+		if (vint(t, v, SY_BEGIN, 0)) {
 			free(st->sync_name);
 			st->sync_waiting = 1;
 			st->sync_ts = ts;
@@ -1453,7 +1454,8 @@ static void on_sync(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 		}
 		break;
 	case ROLE_SYNC_PT:
-		if (!name || !vnum(t, v, 1, &value)) {
+		name = vname(t, v, PT_TIMELINE);
+		if (!name || !vnum(t, v, PT_VALUE, &value)) {
 			anomaly(a, AN_SYNC_BAD_VALUE, ts, utid, buffer, "%s without a numeric value",
 				t->name);
 			break;
@@ -1474,7 +1476,8 @@ static void on_sync(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 	case ROLE_SYNC_TIMELINE: {
 		int track;
 
-		if (!name || !vnum(t, v, 1, &value)) {
+		name = vname(t, v, TL_NAME);
+		if (!name || !vnum(t, v, TL_VALUE, &value)) {
 			anomaly(a, AN_SYNC_BAD_VALUE, ts, utid, buffer, "%s without a numeric value",
 				t->name);
 			break;
@@ -1516,11 +1519,12 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 		a->last_ts = ts;
 	switch (t->role) {
 	case ROLE_OOM_SCORE_ADJ:
-		if (vhas(t, v, 0) && vhas(t, v, 2)) {
-			android_adj(a, ts, (int)vint(t, v, 0, 0), vint(t, v, 2, 0), buffer);
-			s = vname(t, v, 1);
+		if (vhas(t, v, OA_PID) && vhas(t, v, OA_OOM_SCORE_ADJ)) {
+			android_adj(a, ts, (int)vint(t, v, OA_PID, 0), vint(t, v, OA_OOM_SCORE_ADJ, 0),
+				    buffer);
+			s = vname(t, v, OA_COMM);
 			if (s && *s)
-				adj_comm_set(a, vint(t, v, 0, 0), s);
+				adj_comm_set(a, vint(t, v, OA_PID, 0), s);
 			else
 				free(s);
 		} else
@@ -1528,34 +1532,36 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 				"oom_score_adj", t->name);
 		break;
 	case ROLE_MARK_VICTIM:
-		if (!vhas(t, v, 0)) {
+		if (!vhas(t, v, MV_PID)) {
 			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "mark_victim without pid");
 			break;
 		}
-		k = kill_new(a, ts, "mark_victim", vint(t, v, 0, -1), buffer);
+		k = kill_new(a, ts, "mark_victim", vint(t, v, MV_PID, -1), buffer);
 		k->reason = xmemdup0("oom", 3);
-		s = vname(t, v, 1);
+		s = vname(t, v, MV_COMM);
 		if (s && *s)
 			kill_set_comm(k, s, strlen(s));
 		free(s);
-		if (vhas(t, v, 5)) {
+		if (vhas(t, v, MV_OOM_SCORE_ADJ)) {
 			k->has_adj = 1;
-			k->adj = vint(t, v, 5, 0);
+			k->adj = vint(t, v, MV_OOM_SCORE_ADJ, 0);
 		}
-		if (vhas(t, v, 2) || vhas(t, v, 3) || vhas(t, v, 4)) {
+		if (vhas(t, v, MV_ANON_RSS) || vhas(t, v, MV_FILE_RSS) ||
+		    vhas(t, v, MV_SHMEM_RSS)) {
 			k->has_rss = 1;
-			k->rss_kb = vint(t, v, 2, 0) + vint(t, v, 3, 0) + vint(t, v, 4, 0);
+			k->rss_kb = vint(t, v, MV_ANON_RSS, 0) + vint(t, v, MV_FILE_RSS, 0) +
+				    vint(t, v, MV_SHMEM_RSS, 0);
 		}
 		break;
 	case ROLE_LOWMEMORY_KILL:
-		if (!vhas(t, v, 1)) {
+		if (!vhas(t, v, LK_PID)) {
 			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer,
 				"lowmemory_kill without pid");
 			break;
 		}
-		k = kill_new(a, ts, "lowmemory_kill", vint(t, v, 1, -1), buffer);
+		k = kill_new(a, ts, "lowmemory_kill", vint(t, v, LK_PID, -1), buffer);
 		k->reason = xmemdup0("lowmemorykiller", 15);
-		s = vname(t, v, 0);
+		s = vname(t, v, LK_COMM);
 		if (s && *s)
 			kill_set_comm(k, s, strlen(s));
 		free(s);
@@ -1573,20 +1579,20 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 		on_heap_stat(a, t, ts, utid, buffer, v);
 		break;
 	case ROLE_GPU_MEM_TOTAL: {
-		int64_t gpid = vint(t, v, 1, -1);
+		int64_t gpid = vint(t, v, GM_PID, -1);
 		char zone[32];
 		int track;
 
-		if (gpid < 0 || !vhas(t, v, 2)) {
+		if (gpid < 0 || !vhas(t, v, GM_SIZE)) {
 			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "gpu_mem_total without "
 				"pid or size");
 			break;
 		}
-		snprintf(zone, sizeof(zone), "gpu%lld", (long long)vint(t, v, 0, 0));
+		snprintf(zone, sizeof(zone), "gpu%lld", (long long)vint(t, v, GM_GPU_ID, 0));
 		track = derive_track(a->d, "gpu_mem_total", "gpu", -1,
 				     gpid ? derive_thread(a->d, (int)gpid, ts) : -1, zone, "B",
 				     buffer);
-		derive_counter(a->d, ts, track, (double)vint(t, v, 2, 0));
+		derive_counter(a->d, ts, track, (double)vint(t, v, GM_SIZE, 0));
 		break;
 	}
 	case ROLE_FENCE_INIT:
@@ -1598,37 +1604,40 @@ void android_event(struct android *a, struct ld_type *t, uint64_t ts, int cpu, i
 			t->role == ROLE_FENCE_ENABLE ? F_ENABLE :
 			t->role == ROLE_FENCE_SIGNALED ? F_SIGNAL : F_DESTROY;
 
-		if (!vhas(t, v, 2) || !vhas(t, v, 3)) {
+		if (!vhas(t, v, FN_CONTEXT) || !vhas(t, v, FN_SEQNO)) {
 			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "%s without context or "
 				"seqno", t->name);
 			break;
 		}
-		fence_stage(a, stage, ts, utid, buffer, vname(t, v, 0), vname(t, v, 1),
-			    vint(t, v, 2, 0), vint(t, v, 3, 0));
+		fence_stage(a, stage, ts, utid, buffer, vname(t, v, FN_DRIVER),
+			    vname(t, v, FN_TIMELINE), vint(t, v, FN_CONTEXT, 0),
+			    vint(t, v, FN_SEQNO, 0));
 		break;
 	}
 	case ROLE_FENCE_ANNOTATE: {
 		char key[96];
 		int idx;
 
-		if (!vhas(t, v, 2) || !vhas(t, v, 3) || !vhas(t, v, 6) || !vhas(t, v, 7)) {
+		if (!vhas(t, v, FA_CONTEXT) || !vhas(t, v, FA_SEQNO) ||
+		    !vhas(t, v, FA_WAITING_CONTEXT) || !vhas(t, v, FA_WAITING_SEQNO)) {
 			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "%s without contexts or "
 				"seqnos", t->name);
 			break;
 		}
-		fence_key(key, sizeof(key), buffer, "ctx", NULL, vint(t, v, 2, 0), vint(t, v, 3, 0));
+		fence_key(key, sizeof(key), buffer, "ctx", NULL, vint(t, v, FA_CONTEXT, 0),
+			  vint(t, v, FA_SEQNO, 0));
 		idx = smap_get(&a->fences, key, -1);
 		if (idx < 0) {
 			idx = fence_new(a, key, ts, buffer);
 			a->fence[idx].has_context = 1;
-			a->fence[idx].context = vint(t, v, 2, 0);
-			a->fence[idx].seqno = vint(t, v, 3, 0);
-			a->fence[idx].driver = vname(t, v, 0);
-			a->fence[idx].timeline = vname(t, v, 1);
+			a->fence[idx].context = vint(t, v, FA_CONTEXT, 0);
+			a->fence[idx].seqno = vint(t, v, FA_SEQNO, 0);
+			a->fence[idx].driver = vname(t, v, FA_DRIVER);
+			a->fence[idx].timeline = vname(t, v, FA_TIMELINE);
 		}
 		a->fence[idx].has_wait_on = 1;
-		a->fence[idx].wait_on_context = vint(t, v, 6, 0);
-		a->fence[idx].wait_on_seqno = vint(t, v, 7, 0);
+		a->fence[idx].wait_on_context = vint(t, v, FA_WAITING_CONTEXT, 0);
+		a->fence[idx].wait_on_seqno = vint(t, v, FA_WAITING_SEQNO, 0);
 		a->fence[idx].last_ts = ts;
 		break;
 	}

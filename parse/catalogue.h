@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /*
- * One row per event trax understands. The same table drives the loader (which events feed
+ * One row per event trax understands, in parse/events.h. The same table drives the loader (which events feed
  * which derived tables, and the fields each reads), the ftrace text reader (the fields and types
  * of an event whose text form it knows), `trax collect`'s presets (which events to enable) and
  * the names `--events` suggests. An event that moved between systems or was renamed between
@@ -15,54 +15,37 @@
  * unit test holds the two equal.
  */
 
-/* Events that derived tables understand; the fields each needs are resolved by name. */
-enum ld_role {
-	ROLE_NONE,
-	ROLE_SCHED_SWITCH,
-	ROLE_SCHED_WAKING,
-	ROLE_SCHED_WAKEUP,
-	ROLE_SCHED_WAKEUP_NEW,
-	ROLE_PROCESS_FORK,
-	ROLE_PROCESS_EXEC,
-	ROLE_PROCESS_EXIT,
-	ROLE_PROCESS_FREE,
-	ROLE_SCHED_MIGRATE_TASK,
-	ROLE_TASK_NEWTASK,
-	ROLE_TASK_RENAME,
-	ROLE_CPU_FREQUENCY,
-	ROLE_CPU_IDLE,
-	ROLE_THERMAL_TEMPERATURE,
-	ROLE_CDEV_UPDATE,
-	ROLE_PRINT,
-	/* Android memory and graphics (parse/android.c) */
-	ROLE_OOM_SCORE_ADJ,
-	ROLE_MARK_VICTIM,
-	ROLE_LOWMEMORY_KILL,
-	ROLE_ION_ALLOC_START,
-	ROLE_ION_ALLOC_END,
-	ROLE_ION_ALLOC_FAIL,
-	ROLE_ION_ALLOC_FALLBACK,
-	ROLE_ION_HEAP_GROW,
-	ROLE_ION_HEAP_SHRINK,
-	ROLE_ION_STAT,
-	ROLE_DMA_HEAP_STAT,
-	ROLE_GPU_MEM_TOTAL,
-	ROLE_FENCE_INIT,
-	ROLE_FENCE_EMIT,
-	ROLE_FENCE_ENABLE,
-	ROLE_FENCE_SIGNALED,
-	ROLE_FENCE_DESTROY,
-	ROLE_FENCE_WAIT_START,
-	ROLE_FENCE_WAIT_END,
-	ROLE_FENCE_ANNOTATE,
-	ROLE_SYNC_WAIT,
-	ROLE_SYNC_PT,
-	ROLE_SYNC_TIMELINE,
-	ROLE__COUNT
-};
+/* Which derivation reads an event's records. */
+enum ev_by { EV_NONE, EV_CORE, EV_ANDROID };
 
 #define LD_ROLE_FIELDS 8
 #define EV_SPELLINGS 3
+
+/* The roles of events that derivations read (the rows of parse/events.h), and the slots of the
+ * fields each reads: ld_type's ridx[SLOT] is the record's index of that field. */
+#define EV_SLOTS(list, slots) enum { slots };
+#define EV_SLOT(slot, names) slot,
+#define EV_NAMES(list, ...)
+#define EV_TEXT(name, ...)
+#define EV_ROLE(role, ...)
+#define EV_KNOWN(...)
+#include "parse/events.h"
+#undef EV_SLOTS
+#undef EV_ROLE
+
+#define EV_SLOTS(list, slots)
+#define EV_ROLE(role, ...) role,
+enum ld_role {
+	ROLE_NONE,
+#include "parse/events.h"
+	ROLE__COUNT
+};
+#undef EV_SLOTS
+#undef EV_SLOT
+#undef EV_NAMES
+#undef EV_TEXT
+#undef EV_ROLE
+#undef EV_KNOWN
 
 /* How the text form prints a field (`trace-cmd report` and tracefs, this machine's formats). */
 enum {
@@ -91,8 +74,9 @@ struct ev_fact {
 	struct ev_spelling spell[EV_SPELLINGS];	/* the first is the text reader's and the
 						 * presets' first choice; unused ones NULL */
 	enum ld_role role;
-	const char *fields[LD_ROLE_FIELDS];	/* the fields the role reads; "a|b": the first
-						 * one the format has */
+	enum ev_by by;				/* the derivation reading it */
+	const char *const *fields;		/* the fields the role reads, by slot, NULL-ended
+						 * (NULL: none); "a|b": the first the format has */
 	const char *feeds;			/* derived tables fed, "a,b"; NULL: none */
 	const char *presets;			/* collect presets enabling it, "a,b"; NULL: none */
 	const struct bfield *text;		/* text form; NULL: learnt from key=value */

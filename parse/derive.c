@@ -454,6 +454,18 @@ static int64_t vint(const struct ld_type *t, const struct ld_val *v, int k, int6
 	return i >= 0 && v[i].kind == LD_I64 ? v[i].i : def;
 }
 
+/* Whether the format has the role's field (slot k). */
+static int vhas(const struct ld_type *t, int k)
+{
+	return t->ridx[k] >= 0;
+}
+
+/* Whether this record carries the role's field k as a number. */
+static int vhas_int(const struct ld_type *t, const struct ld_val *v, int k)
+{
+	return t->ridx[k] >= 0 && v[t->ridx[k]].kind == LD_I64;
+}
+
 static const char *vstr(const struct ld_type *t, const struct ld_val *v, int k, int *len)
 {
 	int i = t->ridx[k];
@@ -537,8 +549,9 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 		      const struct ld_val *v)
 {
 	int plen, nlen;
-	const char *pcomm = vstr(t, v, 0, &plen), *ncomm = vstr(t, v, 4, &nlen);
-	int prev_pid = vint(t, v, 1, -1), next_pid = vint(t, v, 5, -1);
+	const char *pcomm = vstr(t, v, SW_PREV_COMM, &plen);
+	const char *ncomm = vstr(t, v, SW_NEXT_COMM, &nlen);
+	int prev_pid = vint(t, v, SW_PREV_PID, -1), next_pid = vint(t, v, SW_NEXT_PID, -1);
 	const char *letters;
 	struct cpustate *cs;
 	int prev, next;
@@ -546,8 +559,8 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 	if (cpu < 0 || cpu >= d->ncpus || prev_pid < 0 || next_pid < 0)
 		return;
 	cs = &d->cpus[(size_t)buffer * d->ncpus + cpu];
-	letters = t->ridx[3] >= 0 && v[t->ridx[3]].kind == LD_I64 ?
-		derive_state_letters(d->L, t, v[t->ridx[3]].i) : NULL;
+	letters = vhas_int(t, v, SW_PREV_STATE) ?
+		derive_state_letters(d->L, t, vint(t, v, SW_PREV_STATE, 0)) : NULL;
 	prev = thread_at(d, prev_pid, ts, pcomm, plen);
 
 	if (cs->utid < 0) {
@@ -556,7 +569,7 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 
 		cs->utid = prev;
 		cs->pid = prev_pid;
-		cs->prio = vint(t, v, 2, 0);
+		cs->prio = vint(t, v, SW_PREV_PRIO, 0);
 		cs->start = first < ts ? first : ts;	/* ld_seen() saw this record first */
 		cs->clipped |= 1;
 	}
@@ -565,7 +578,7 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 
 		cs->utid = prev;
 		cs->pid = prev_pid;
-		cs->prio = vint(t, v, 2, 0);
+		cs->prio = vint(t, v, SW_PREV_PRIO, 0);
 		cs->start = start;
 		cs->clipped = (cs->clipped & 4) | 8;
 	}
@@ -580,7 +593,7 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 	next = thread_at(d, next_pid, ts, ncomm, nlen);
 	cs->utid = next;
 	cs->pid = next_pid;
-	cs->prio = vint(t, v, 6, 0);
+	cs->prio = vint(t, v, SW_NEXT_PRIO, 0);
 	cs->start = ts;
 	cs->clipped = 0;
 	state_set(d, next, buffer, ts, "Running", cpu, -1);
@@ -600,8 +613,8 @@ static void arrive(struct derive *d, int utid, int buffer, uint64_t ts, int cpu)
 static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int pid,
 		      int buffer, const struct ld_val *v)
 {
-	int len, woken_pid = vint(t, v, 1, -1), utid, waker;
-	const char *comm = vstr(t, v, 0, &len);
+	int len, woken_pid = vint(t, v, WK_PID, -1), utid, waker;
+	const char *comm = vstr(t, v, WK_COMM, &len);
 	struct tstate *s;
 
 	if (woken_pid < 0)
@@ -612,11 +625,11 @@ static void on_wakeup(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 		return;
 	/* sched_wakeup's target_cpu is where it will run; sched_waking's is only its last CPU */
 	if (t->role != ROLE_SCHED_WAKING || s->arrive_cpu < 0)
-		arrive(d, utid, buffer, ts, (int)vint(t, v, 3, -1));
+		arrive(d, utid, buffer, ts, (int)vint(t, v, WK_TARGET_CPU, -1));
 	if (s->state && (!strcmp(s->state, "R") || !strcmp(s->state, "R+")))
 		return;
 	waker = pid >= 0 ? map_get(d, pid) : -1;
-	state_set(d, utid, buffer, ts, "R", (int)vint(t, v, 3, cpu), waker);
+	state_set(d, utid, buffer, ts, "R", (int)vint(t, v, WK_TARGET_CPU, cpu), waker);
 }
 
 /* ---- counters ---- */
@@ -733,31 +746,33 @@ static void on_counter(struct derive *d, struct ld_type *t, uint64_t ts, int buf
 
 	switch (t->role) {
 	case ROLE_CPU_FREQUENCY:
-		if (t->ridx[0] >= 0 && t->ridx[1] >= 0)
-			counter_row(d, ts, track_get(d, "cpu_frequency", "cpu", vint(t, v, 1, -1),
-						     NULL, "kHz", buffer), vint(t, v, 0, 0));
+		if (vhas(t, CS_STATE) && vhas(t, CS_CPU_ID))
+			counter_row(d, ts, track_get(d, "cpu_frequency", "cpu",
+						     vint(t, v, CS_CPU_ID, -1), NULL, "kHz", buffer),
+				    vint(t, v, CS_STATE, 0));
 		break;
 	case ROLE_CPU_IDLE:
 		/* state is a u32; 4294967295 (PWR_EVENT_EXIT) leaves idle: stored as -1. */
-		if (t->ridx[0] >= 0 && t->ridx[1] >= 0)
-			counter_row(d, ts, track_get(d, "cpu_idle", "cpu", vint(t, v, 1, -1), NULL,
-						     NULL, buffer), (int32_t)vint(t, v, 0, 0));
+		if (vhas(t, CS_STATE) && vhas(t, CS_CPU_ID))
+			counter_row(d, ts, track_get(d, "cpu_idle", "cpu", vint(t, v, CS_CPU_ID, -1),
+						     NULL, NULL, buffer),
+				    (int32_t)vint(t, v, CS_STATE, 0));
 		break;
 	case ROLE_THERMAL_TEMPERATURE:
-		s = vstr(t, v, 0, &len);
-		if (!s || t->ridx[3] < 0)
+		s = vstr(t, v, TH_ZONE, &len);
+		if (!s || !vhas(t, TH_TEMP))
 			break;
 		snprintf(zone, sizeof(zone), "%.*s", len, s);
 		counter_row(d, ts, track_get(d, "thermal_temperature", "thermal", -1, zone, "mC",
-					     buffer), vint(t, v, 3, 0));
+					     buffer), vint(t, v, TH_TEMP, 0));
 		break;
 	case ROLE_CDEV_UPDATE:
-		s = vstr(t, v, 0, &len);
-		if (!s || t->ridx[1] < 0)
+		s = vstr(t, v, CD_TYPE, &len);
+		if (!s || !vhas(t, CD_TARGET))
 			break;
 		snprintf(zone, sizeof(zone), "%.*s", len, s);
 		counter_row(d, ts, track_get(d, "cdev_update", "cdev", -1, zone, NULL, buffer),
-			    vint(t, v, 1, 0));
+			    vint(t, v, CD_TARGET, 0));
 		break;
 	default:
 		break;
@@ -774,7 +789,7 @@ static int on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buff
 	const char *s;
 	int len = 0, id, utid;
 
-	s = vstr(t, v, 0, &len);
+	s = vstr(t, v, PR_BUF, &len);
 	if (!s || !initial_parse(s, len, &iv))
 		return 0;
 	for (int c = 0; d->first && c < d->ncpus; c++) {
@@ -874,35 +889,35 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		on_wakeup(d, t, ts, cpu, pid, buffer, v);
 		break;
 	case ROLE_SCHED_MIGRATE_TASK: {
-		int p = vint(t, v, 1, -1);
+		int p = vint(t, v, MG_PID, -1);
 
 		if (p < 0)
 			break;
 		utid = thread_at(d, p, ts, NULL, 0);
-		s = vstr(t, v, 0, &len);
+		s = vstr(t, v, MG_COMM, &len);
 		if (s)
 			thread_name(d, utid, ts, s, len);
-		arrive(d, utid, buffer, ts, (int)vint(t, v, 4, -1));
+		arrive(d, utid, buffer, ts, (int)vint(t, v, MG_DEST_CPU, -1));
 		break;
 	}
 	case ROLE_PROCESS_FORK: {
-		int child = vint(t, v, 3, -1);
+		int child = vint(t, v, FK_CHILD_PID, -1);
 
 		if (child < 0)
 			break;
-		s = vstr(t, v, 2, &len);
+		s = vstr(t, v, FK_CHILD_COMM, &len);
 		utid = thread_born(d, child, ts, BORN_FORK);
 		if (s)
 			thread_name(d, utid, ts, s, len);
 		break;
 	}
 	case ROLE_TASK_NEWTASK: {
-		int child = vint(t, v, 0, -1), parent = pid >= 0 ? map_get(d, pid) : -1;
-		int64_t flags = vint(t, v, 2, 0);
+		int child = vint(t, v, NT_PID, -1), parent = pid >= 0 ? map_get(d, pid) : -1;
+		int64_t flags = vint(t, v, NT_CLONE_FLAGS, 0);
 
 		if (child < 0)
 			break;
-		s = vstr(t, v, 1, &len);
+		s = vstr(t, v, NT_COMM, &len);
 		utid = thread_born(d, child, ts, BORN_NEWTASK);
 		if (s)
 			thread_name(d, utid, ts, s, len);
@@ -910,16 +925,16 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 			d->threads[utid].tgid = child;
 		else if (parent >= 0)
 			d->threads[utid].tgid = d->threads[parent].tgid;
-		if (t->ridx[3] >= 0 && v[t->ridx[3]].kind == LD_I64 && d->android)
-			android_adj(d->android, ts, child, v[t->ridx[3]].i, buffer);
+		if (vhas_int(t, v, NT_OOM_SCORE_ADJ) && d->android)
+			android_adj(d->android, ts, child, vint(t, v, NT_OOM_SCORE_ADJ, 0), buffer);
 		break;
 	}
 	case ROLE_PROCESS_EXEC: {
 		/* exec names the task after the file's basename, cut to TASK_COMM_LEN - 1. */
-		int p = vint(t, v, 1, -1);
+		int p = vint(t, v, EX_PID, -1);
 		const char *slash;
 
-		s = vstr(t, v, 0, &len);
+		s = vstr(t, v, EX_FILENAME, &len);
 		if (p < 0 || !s)
 			break;
 		utid = thread_at(d, p, ts, NULL, 0);
@@ -933,7 +948,7 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		break;
 	}
 	case ROLE_PROCESS_EXIT: {
-		int p = vint(t, v, 1, -1);
+		int p = vint(t, v, TK_PID, -1);
 
 		if (p < 0)
 			break;
@@ -951,7 +966,7 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		 * released before that and may already name a newborn thread: a lifetime that
 		 * began with a birth and has not exited is that newborn, not the freed task.
 		 */
-		int p = vint(t, v, 1, -1);
+		int p = vint(t, v, TK_PID, -1);
 
 		if (p <= 0)
 			break;
@@ -962,9 +977,9 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		break;
 	}
 	case ROLE_TASK_RENAME: {
-		int p = vint(t, v, 0, -1);
+		int p = vint(t, v, RN_PID, -1);
 
-		s = vstr(t, v, 2, &len);
+		s = vstr(t, v, RN_NEWCOMM, &len);
 		if (p < 0 || !s)
 			break;
 		utid = thread_at(d, p, ts, NULL, 0);
@@ -979,13 +994,13 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		break;
 	case ROLE_PRINT:
 		if (!on_initial(d, t, ts, buffer, v) && d->android) {
-			s = vstr(t, v, 0, &len);
+			s = vstr(t, v, PR_BUF, &len);
 			if (s)
 				android_marker(d->android, ts, cpu, pid, buffer, s, len);
 		}
 		break;
 	default:
-		if (t->role >= ROLE_OOM_SCORE_ADJ && t->role < ROLE__COUNT && d->android)
+		if (t->by == EV_ANDROID && d->android)
 			android_event(d->android, t, ts, cpu, pid, buffer, v);
 		break;
 	}

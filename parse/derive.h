@@ -20,6 +20,7 @@ struct ld_type {
 	int stmt;			/* dbw statement id, -1 before the table exists */
 	uint64_t count;
 	enum ld_role role;
+	enum ev_by by;			/* the derivation reading its records */
 	int ridx[LD_ROLE_FIELDS];	/* field index per role field, -1 when absent */
 	void *priv;			/* reader's per-type data */
 	struct ld_type *next;

@@ -242,7 +242,8 @@ static void resolve_role(struct ld_type *t)
 	if (!r)
 		return;
 	t->role = r->role;
-	for (int k = 0; k < LD_ROLE_FIELDS && r->fields[k]; k++) {
+	t->by = r->by;
+	for (int k = 0; r->fields && k < LD_ROLE_FIELDS && r->fields[k]; k++) {
 		/* "a|b": the first alternative the type has */
 		for (const char *alt = r->fields[k]; *alt && t->ridx[k] < 0;) {
 			size_t n = strcspn(alt, "|");

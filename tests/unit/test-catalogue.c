@@ -97,7 +97,7 @@ static void test_presets_feed_the_loader(void **state)
 					fail_msg("preset %s: the loader gives %s:%s role %d, the "
 						 "catalogue %d", *p, sys, name, t->role, r->role);
 				/* the fields the text form names are the ones the role reads */
-				for (int k = 0; r->text && r->role && k < LD_ROLE_FIELDS &&
+				for (int k = 0; r->text && r->fields && k < LD_ROLE_FIELDS &&
 				     r->fields[k]; k++)
 					for (int j = 0; r->text[j].name; j++)
 						if (!strncmp(r->fields[k], r->text[j].name,
