@@ -18,51 +18,6 @@
  * Definitions with examples: doc/rules.md.
  */
 
-int assert_android_metric(enum trax_metric m)
-{
-	return m >= TRAX_METRIC_ALLOC_COUNT && m < TRAX_METRIC__COUNT;
-}
-
-/* Events one of which the trace must hold (else the rule is SKIPPED). */
-const char *const *assert_android_needs(enum trax_metric m)
-{
-	static const char *const ion[] = { "ion_alloc_buffer_start", "ion_alloc_buffer_end",
-					   "ion_alloc_buffer_fail", "ion_stat", "dma_heap_stat",
-					   NULL };
-	static const char *const fail[] = { "ion_alloc_buffer_fail", "ion_alloc_buffer_fallback",
-					    NULL };
-	static const char *const lat[] = { "ion_alloc_buffer_start", NULL };
-	static const char *const heap[] = { "ion_heap_grow", "ion_heap_shrink", "ion_stat",
-					    "dma_heap_stat", NULL };
-	static const char *const kills[] = { "lowmemory_kill", "mark_victim", NULL };
-	static const char *const signal[] = { "dma_fence_signaled", "fence_signaled",
-					      "sync_timeline", NULL };
-	static const char *const wait[] = { "dma_fence_wait_start", "fence_wait_start",
-					    "sync_wait", NULL };
-	static const char *const made[] = { "dma_fence_init", "dma_fence_emit", "fence_init",
-					    "fence_emit", "sync_pt", NULL };
-	static const char *const seq[] = { "dma_fence_signaled", "fence_signaled", NULL };
-	static const char *const gpu[] = { "gpu_mem_total", NULL };
-	static const char *const none[] = { NULL };
-
-	switch (m) {
-	case TRAX_METRIC_ALLOC_COUNT:
-	case TRAX_METRIC_ALLOC_BYTES: return ion;
-	case TRAX_METRIC_ALLOC_FAILURES: return fail;
-	case TRAX_METRIC_ALLOC_FALLBACKS: return fail + 1;
-	case TRAX_METRIC_ALLOC_LATENCY: return lat;
-	case TRAX_METRIC_HEAP_TOTAL: return heap;
-	case TRAX_METRIC_KILLS:
-	case TRAX_METRIC_KILL_ORDER: return kills;
-	case TRAX_METRIC_FENCE_LATENCY: return signal;
-	case TRAX_METRIC_FENCE_WAIT: return wait;
-	case TRAX_METRIC_FENCE_UNSIGNALED: return made;
-	case TRAX_METRIC_FENCE_SEQNO: return seq;
-	case TRAX_METRIC_GPU_MEM: return gpu;
-	default: return none;
-	}
-}
-
 /*
  * Trace markers stand in for absent events when they hold what the metric reads: lmkd's kill
  * markers, atrace fence waits and signals. Returns the marker source's name for the SKIP
@@ -95,43 +50,6 @@ const char *assert_android_markers(sqlite3 *db, enum trax_metric m, int *found)
 		*found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return what;
-}
-
-/* Events to load for a metric (its needs plus what names and oom_score_adj come from). */
-const char *const *assert_android_loads(enum trax_metric m)
-{
-	static const char *const ion[] = { "ion_alloc_buffer_start", "ion_alloc_buffer_end",
-					   "ion_alloc_buffer_fail", "ion_alloc_buffer_fallback",
-					   "ion_stat", "dma_heap_stat", "ion_heap_grow",
-					   "ion_heap_shrink", "sched_process_exec", "task_rename",
-					   NULL };
-	static const char *const kills[] = { "lowmemory_kill", "mark_victim", "print",
-					     "oom_score_adj_update", "task_newtask", "task_rename",
-					     "sched_process_fork", "sched_process_exec",
-					     "sched_process_exit", "sched_switch", NULL };
-	static const char *const fences[] = { "dma_fence_init", "dma_fence_emit",
-					      "dma_fence_enable_signal", "dma_fence_signaled",
-					      "dma_fence_destroy", "dma_fence_wait_start",
-					      "dma_fence_wait_end", "fence_init", "fence_emit",
-					      "fence_enable_signal", "fence_signaled", "fence_destroy",
-					      "fence_wait_start", "fence_wait_end",
-					      "fence_annotate_wait_on", "sync_wait", "sync_pt",
-					      "sync_timeline", "print", "sched_switch",
-					      "sched_process_fork", "sched_process_exec", "task_newtask",
-					      "task_rename", NULL };
-	static const char *const gpu[] = { "gpu_mem_total", "sched_switch", "sched_process_fork",
-					   "sched_process_exec", "task_newtask", "task_rename", NULL };
-
-	switch (m) {
-	case TRAX_METRIC_KILLS:
-	case TRAX_METRIC_KILL_ORDER: return kills;
-	case TRAX_METRIC_FENCE_LATENCY:
-	case TRAX_METRIC_FENCE_WAIT:
-	case TRAX_METRIC_FENCE_UNSIGNALED:
-	case TRAX_METRIC_FENCE_SEQNO: return fences;
-	case TRAX_METRIC_GPU_MEM: return gpu;
-	default: return ion;
-	}
 }
 
 /* ---- helpers ---- */

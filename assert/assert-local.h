@@ -71,11 +71,7 @@ int acache_states(struct acache *c, int utid, int buffer, const struct astate **
 int acache_busy_slices(struct acache *c, int buffer, const struct abusy **s, int *n,
 		       struct trax_error *err);
 
-/* The Android metrics (assert/android.c): whether m is one; the events one of which must be
- * present (NULL-terminated); the events to load for it; its value. */
-int assert_android_metric(enum trax_metric m);
-const char *const *assert_android_needs(enum trax_metric m);
-const char *const *assert_android_loads(enum trax_metric m);
+/* The Android metrics (assert/android.c), the family TRAX_FAMILY_ANDROID of rules/metrics.h. */
 /* Markers that stand in for absent events (lmkd kills, atrace fences): their name for the SKIP
  * reason, or NULL when the metric has none; *found: the trace holds some. */
 const char *assert_android_markers(sqlite3 *db, enum trax_metric m, int *found);

@@ -18,15 +18,9 @@ const char *trax_verdict_name(enum trax_verdict v)
 	return v <= TRAX_XPASS ? names[v] : "?";
 }
 
-/* The scheduler events thread tracking and slices come from. */
-static const char *const sched_events[] = {
-	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_process_fork",
-	"sched_process_exec", "sched_process_exit", "task_newtask", "task_rename", NULL,
-};
-
 static int metric_is_sched(enum trax_metric m)
 {
-	return m <= TRAX_METRIC_BUSY;
+	return trax_metric_family(m) == TRAX_FAMILY_SCHED;
 }
 
 /* The event a counter track comes from, or NULL when unknown. */
@@ -41,21 +35,26 @@ static const char *track_event(const char *track)
 	return NULL;
 }
 
-static void add_event(struct strbuf *sb, const char *ev)
+static void add_event_n(struct strbuf *sb, const char *ev, size_t n)
 {
 	/* a plain substring test is enough to avoid duplicates in this short list */
 	struct strbuf probe = STRBUF_INIT;
 
-	strbuf_addf(&probe, ",%s,", ev);
+	strbuf_addf(&probe, ",%.*s,", (int)n, ev);
 	{
 		struct strbuf cur = STRBUF_INIT;
 
 		strbuf_addf(&cur, ",%s,", sb->buf);
 		if (!strstr(cur.buf, probe.buf))
-			strbuf_addf(sb, "%s%s", sb->len ? "," : "", ev);
+			strbuf_addf(sb, "%s%.*s", sb->len ? "," : "", (int)n, ev);
 		strbuf_release(&cur);
 	}
 	strbuf_release(&probe);
+}
+
+static void add_event(struct strbuf *sb, const char *ev)
+{
+	add_event_n(sb, ev, strlen(ev));
 }
 
 char *trax_rules_events(const struct trax_rules *rs)
@@ -64,28 +63,20 @@ char *trax_rules_events(const struct trax_rules *rs)
 
 	for (int i = 0; i < rs->nrules; i++) {
 		const struct trax_rule *r = &rs->rules[i];
+		const char *loads = trax_metric_loads(r->metric);
 
-		if (r->metric == TRAX_METRIC_SQL) {
+		if (!loads)	/* a counter: its track's event, when the track is known */
+			loads = track_event(r->track) ? track_event(r->track) : "*";
+		if (!strcmp(loads, "*")) {
 			strbuf_release(&sb);
 			return NULL;
 		}
-		if (metric_is_sched(r->metric))
-			for (int k = 0; sched_events[k]; k++)
-				add_event(&sb, sched_events[k]);
-		if (r->metric == TRAX_METRIC_THERMAL_RESIDENCY)
-			add_event(&sb, "thermal_temperature");
-		if (r->metric == TRAX_METRIC_COUNTER) {
-			const char *ev = track_event(r->track);
+		for (const char *p = loads; *p;) {
+			size_t n = strcspn(p, ",");
 
-			if (!ev) {
-				strbuf_release(&sb);
-				return NULL;
-			}
-			add_event(&sb, ev);
+			add_event_n(&sb, p, n);
+			p += n + (p[n] == ',');
 		}
-		if (assert_android_metric(r->metric))
-			for (const char *const *e = assert_android_loads(r->metric); *e; e++)
-				add_event(&sb, *e);
 		if (r->window.kind == TRAX_WIN_MARKERS)
 			add_event(&sb, "print");
 		for (int k = 0; k < r->nrequires; k++)
@@ -274,40 +265,51 @@ static void add_event_hint(struct strbuf *sb, sqlite3 *db, const char *name)
 	free(names);
 }
 
+/*
+ * One group of a metric's needs ("a|b|c", glen bytes): when the trace holds none of them (nor,
+ * for an Android metric, the markers that stand in for them), "a, b or c" is added to sb.
+ */
+static void missing_group(sqlite3 *db, const struct trax_rule *r, const char *g, size_t glen,
+			  struct strbuf *sb)
+{
+	const char *markers = NULL;
+	char alt[8][64];
+	int nalt = 0, found = 0;
+
+	for (size_t i = 0; i < glen && nalt < 8;) {
+		size_t n = strcspn(g + i, "|;");
+
+		snprintf(alt[nalt++], sizeof(alt[0]), "%.*s", (int)n, g + i);
+		i += n + 1;
+	}
+	for (int i = 0; i < nalt; i++)
+		if (assert_event_present(db, alt[i]))
+			return;
+	if (trax_metric_family(r->metric) == TRAX_FAMILY_ANDROID)
+		markers = assert_android_markers(db, r->metric, &found);
+	if (found)
+		return;
+	strbuf_addf(sb, "%s", sb->len ? ", " : "");
+	for (int i = 0; i < nalt; i++)
+		strbuf_addf(sb, "%s%s", i ? (i + 1 < nalt ? ", " : " or ") : "", alt[i]);
+	if (markers)
+		strbuf_addf(sb, " (and no %s)", markers);
+}
+
 /* Events the rule needs, absent from the trace: returns a message, or NULL when all present. */
 static char *missing_events(sqlite3 *db, const struct trax_rule *r)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *needs = trax_metric_needs(r->metric);
 
-	if (metric_is_sched(r->metric) || r->metric == TRAX_METRIC_WAKEUP_LATENCY) {
-		if (!assert_event_present(db, "sched_switch"))
-			strbuf_adds(&sb, "sched_switch");
-	}
-	if (r->metric == TRAX_METRIC_WAKEUP_LATENCY && !assert_event_present(db, "sched_waking") &&
-	    !assert_event_present(db, "sched_wakeup"))
-		strbuf_addf(&sb, "%ssched_waking or sched_wakeup", sb.len ? ", " : "");
-	if (r->metric == TRAX_METRIC_THERMAL_RESIDENCY &&
-	    !assert_event_present(db, "thermal_temperature"))
-		strbuf_addf(&sb, "%sthermal_temperature", sb.len ? ", " : "");
-	if (r->metric == TRAX_METRIC_COUNTER && track_event(r->track) &&
-	    !assert_event_present(db, track_event(r->track)))
-		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", track_event(r->track));
-	if (assert_android_metric(r->metric)) {
-		const char *const *need = assert_android_needs(r->metric);
-		const char *markers;
-		int any = 0, found = 0;
+	if (!needs && r->metric == TRAX_METRIC_COUNTER)	/* its track's event, when known */
+		needs = track_event(r->track);
+	/* "a;b|c": a, and b or c */
+	for (const char *g = needs; g && *g;) {
+		size_t glen = strcspn(g, ";");
 
-		for (int i = 0; need[i] && !any; i++)
-			any = assert_event_present(db, need[i]);
-		markers = assert_android_markers(db, r->metric, &found);
-		if (!any && !found && need[0]) {
-			strbuf_addf(&sb, "%s", sb.len ? ", " : "");
-			for (int i = 0; need[i]; i++)
-				strbuf_addf(&sb, "%s%s", i ? (need[i + 1] ? ", " : " or ") : "",
-					    need[i]);
-			if (markers)
-				strbuf_addf(&sb, " (and no %s)", markers);
-		}
+		missing_group(db, r, g, glen, &sb);
+		g += glen + (g[glen] == ';');
 	}
 	for (int i = 0; i < r->nrequires; i++) {
 		if (!assert_event_present(db, r->requires[i])) {
@@ -328,7 +330,7 @@ static char *unloaded_events(sqlite3 *db, const struct trax_rule *r)
 	sqlite3_stmt *st = NULL;
 	char *res = NULL;
 
-	if (!metric_is_sched(r->metric) && r->metric != TRAX_METRIC_WAKEUP_LATENCY)
+	if (!metric_is_sched(r->metric))
 		return NULL;
 	if (sqlite3_prepare_v2(db, "SELECT name FROM event_type WHERE name = 'sched_switch' AND "
 			       "count IS NULL", -1, &st, NULL) == SQLITE_OK &&
@@ -739,7 +741,7 @@ int trax_check_db(const struct trax_rules *rs, sqlite3 *db, const char *trace_na
 		for (int i = 0; i < rs->nrules; i++) {
 			const struct trax_rule *r = &rs->rules[i];
 
-			if (!metric_is_sched(r->metric) && r->metric != TRAX_METRIC_WAKEUP_LATENCY)
+			if (!metric_is_sched(r->metric))
 				continue;
 			if (buffer < 0)
 				buffer = r->buffer;

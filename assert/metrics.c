@@ -1010,50 +1010,88 @@ static int single_track(sqlite3 *db, const struct trax_rule *r, int *track_id,
 	return 0;
 }
 
+/* ---- the eval column of rules/metrics.h ---- */
+
+/* One evaluation's inputs. */
+struct metric_call {
+	struct acache *c;
+	sqlite3 *db;
+	const struct trax_rule *r;
+	const int *utids;
+	int n;
+	const struct trax_span *span;
+	const struct trax_trace_info *ti;
+	int track_id;
+};
+
+typedef int metric_fn(const struct metric_call *m, struct trax_value *val,
+		      struct trax_error *err);
+
+static int metric_sched(const struct metric_call *m, struct trax_value *val,
+			struct trax_error *err)
+{
+	return sched_metric(m->c, m->r, m->utids, m->n, m->span, m->ti, val, err);
+}
+
+static int metric_busy(const struct metric_call *m, struct trax_value *val,
+		       struct trax_error *err)
+{
+	return busy_metric(m->c, m->r, m->utids, m->n, m->span, m->ti, val, err);
+}
+
+static int metric_state(const struct metric_call *m, struct trax_value *val,
+			struct trax_error *err)
+{
+	return state_metric(m->c, m->r, m->utids, m->n, m->span, m->ti, val, err);
+}
+
+static int metric_thermal(const struct metric_call *m, struct trax_value *val,
+			  struct trax_error *err)
+{
+	return thermal_metric(m->db, m->r, m->track_id, m->span, m->ti, val, err);
+}
+
+static int metric_counter(const struct metric_call *m, struct trax_value *val,
+			  struct trax_error *err)
+{
+	return counter_metric(m->db, m->r, m->track_id, m->span, m->ti, val, err);
+}
+
+static int metric_sql(const struct metric_call *m, struct trax_value *val,
+		      struct trax_error *err)
+{
+	return sql_metric(m->db, m->r, val, err);
+}
+
+static int metric_android(const struct metric_call *m, struct trax_value *val,
+			  struct trax_error *err)
+{
+	return assert_android_eval(m->db, m->r, m->utids, m->n, m->span, m->ti, val, err);
+}
+
+static metric_fn *const metric_eval[TRAX_METRIC__COUNT] = {
+#define TRAX_METRIC(id, name, family, takes, requires, dim, flags, eval, ...) \
+	[TRAX_METRIC_##id] = eval,
+#include "rules/metrics.h"
+#undef TRAX_METRIC
+};
+
 int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		       const int *utids, int n, const struct trax_span *span,
 		       const struct trax_trace_info *ti, int track_id, struct trax_value *val,
 		       struct trax_error *err)
 {
+	struct metric_call m = { c, db, r, utids, n, span, ti, track_id };
+
 	memset(val, 0, sizeof(*val));
-	if (!track_id && (r->metric == TRAX_METRIC_COUNTER ||
-			  r->metric == TRAX_METRIC_THERMAL_RESIDENCY)) {
-		int ret = single_track(db, r, &track_id, err);
+	/* a counter family metric reads one track: the rule's, when only one matches */
+	if (!track_id && trax_metric_family(r->metric) == TRAX_FAMILY_COUNTER) {
+		int ret = single_track(db, r, &m.track_id, err);
 
 		if (ret)
 			return ret;
 	}
-	switch (r->metric) {
-	case TRAX_METRIC_RUNTIME:
-	case TRAX_METRIC_RESIDENCY:
-	case TRAX_METRIC_DUTY_CYCLE:
-	case TRAX_METRIC_ACTIVATIONS:
-	case TRAX_METRIC_PERIOD:
-	case TRAX_METRIC_START_TIME:
-	case TRAX_METRIC_END_TIME:
-	case TRAX_METRIC_FIRST_CPU:
-	case TRAX_METRIC_LAST_CPU:
-	case TRAX_METRIC_MIGRATIONS:
-	case TRAX_METRIC_SWITCH:
-		return sched_metric(c, r, utids, n, span, ti, val, err);
-	case TRAX_METRIC_BUSY:
-		return busy_metric(c, r, utids, n, span, ti, val, err);
-	case TRAX_METRIC_WAKEUP_LATENCY:
-	case TRAX_METRIC_RUNNABLE:
-	case TRAX_METRIC_PREEMPTED:
-		return state_metric(c, r, utids, n, span, ti, val, err);
-	case TRAX_METRIC_THERMAL_RESIDENCY:
-		return thermal_metric(db, r, track_id, span, ti, val, err);
-	case TRAX_METRIC_COUNTER:
-		return counter_metric(db, r, track_id, span, ti, val, err);
-	case TRAX_METRIC_SQL:
-		return sql_metric(db, r, val, err);
-	default:
-		if (assert_android_metric(r->metric))
-			return assert_android_eval(db, r, utids, n, span, ti, val, err);
-		return trax_error_set(err, TRAX_E_EVAL, "metric %s: not implemented",
-				      trax_metric_name(r->metric));
-	}
+	return metric_eval[r->metric](&m, val, err);
 }
 
 int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, int n,

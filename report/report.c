@@ -461,6 +461,27 @@ static int cmp_results(const void *a, const void *b)
 }
 
 /* The charts that explain one result, by metric. */
+/* The chart column of rules/metrics.h: what a rule's charts show after the timeline. */
+enum { CHART_NONE = -1, CHART_TIMELINE_ONLY = -2 };
+static const int rule_chart[TRAX_METRIC__COUNT] = {
+#define NONE CHART_NONE
+#define TIMELINE_ONLY CHART_TIMELINE_ONLY
+#define COUNTERS TRAX_PLOT_COUNTERS
+#define RESIDENCY TRAX_PLOT_RESIDENCY
+#define CDF TRAX_PLOT_CDF
+#define HISTOGRAM TRAX_PLOT_HISTOGRAM
+#define TRAX_METRIC(id, name, family, takes, requires, dim, flags, eval, needs, loads, chart) \
+	[TRAX_METRIC_##id] = chart,
+#include "rules/metrics.h"
+#undef TRAX_METRIC
+#undef NONE
+#undef TIMELINE_ONLY
+#undef COUNTERS
+#undef RESIDENCY
+#undef CDF
+#undef HISTOGRAM
+};
+
 static void rule_charts(struct report *rp, const struct trax_result *r, const char *caption)
 {
 	const struct trax_rule *rule = r->rule;
@@ -471,9 +492,9 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 	int64_t e = r->has_span ? r->span.end : rp->end;
 	int64_t pad = (e - s) / 20;
 
-	if (m == TRAX_METRIC_SQL)
+	if (rule_chart[m] == CHART_NONE)
 		return;
-	if (m == TRAX_METRIC_THERMAL_RESIDENCY || m == TRAX_METRIC_COUNTER) {
+	if (rule_chart[m] == TRAX_PLOT_COUNTERS) {
 		ch = add_chart(rp, TRAX_PLOT_COUNTERS, 1100, 300, caption);
 		if (!ch)
 			return;
@@ -510,8 +531,7 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.spans = &ch->span;
 		ch->o.nspans = 1;
 	}
-	if (m == TRAX_METRIC_RESIDENCY || m == TRAX_METRIC_BUSY || m == TRAX_METRIC_MIGRATIONS ||
-	    m == TRAX_METRIC_SWITCH || m == TRAX_METRIC_FIRST_CPU || m == TRAX_METRIC_LAST_CPU) {
+	if (rule_chart[m] == TRAX_PLOT_RESIDENCY) {
 		ch = add_chart(rp, TRAX_PLOT_RESIDENCY, 1100, 360, caption);
 		if (!ch)
 			return;
@@ -520,8 +540,7 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.task = colon ? ch->task : NULL;
 		ch->o.start = s;
 		ch->o.end = e > s ? e : s + 1;
-	} else if (m == TRAX_METRIC_WAKEUP_LATENCY || m == TRAX_METRIC_RUNNABLE ||
-		   m == TRAX_METRIC_PREEMPTED) {
+	} else if (rule_chart[m] == TRAX_PLOT_CDF) {
 		ch = add_chart(rp, TRAX_PLOT_CDF, 1100, 360, caption);
 		if (!ch)
 			return;
@@ -533,8 +552,7 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.logx = 1;
 		ch->o.start = s;
 		ch->o.end = e > s ? e : s + 1;
-	} else if (m == TRAX_METRIC_PERIOD || m == TRAX_METRIC_RUNTIME ||
-		   m == TRAX_METRIC_DUTY_CYCLE || m == TRAX_METRIC_ACTIVATIONS) {
+	} else if (rule_chart[m] == TRAX_PLOT_HISTOGRAM) {
 		ch = add_chart(rp, TRAX_PLOT_HISTOGRAM, 1100, 360, caption);
 		if (!ch)
 			return;

@@ -17,73 +17,67 @@
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
-#define _M(e, s) s,
-static const char *const metric_names[] = { TRAX_METRICS };
-#undef _M
-
-const char *trax_metric_name(enum trax_metric m)
-{
-	return m < TRAX_METRIC__COUNT ? metric_names[m] : "?";
-}
-
-/* ---- what each metric takes ---- */
+/* ---- the metric catalogue (rules/metrics.h) ---- */
 
 enum { K_TASK = 1, K_CPUS = 2, K_STAT = 4, K_ZONE = 8, K_RANGE = 16, K_TRACK = 32, K_FROMTO = 64,
        K_QUERY = 128, K_LEVEL = 256, K_CPU = 512, K_AGG = 1024, K_HEAP = 2048, K_CLIENT = 4096,
        K_WHERE = 8192, K_TIMELINE = 16384, K_DRIVER = 32768 };
 
+enum { MF_PERCENT = 1, MF_SAMPLES = 2, MF_MEMTRACK = 4 };
+
 struct metric_spec {
+	const char *name;
+	enum trax_family family;
 	unsigned allowed, required;
 	enum trax_dim dim;	/* the natural dimension */
-	int percent_ok;		/* may also be expressed in % */
+	unsigned flags;		/* MF_* */
+	const char *needs, *loads;
 };
 
 static const struct metric_spec specs[TRAX_METRIC__COUNT] = {
-	[TRAX_METRIC_RUNTIME] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_RESIDENCY] = { K_TASK | K_CPUS | K_AGG, K_TASK | K_CPUS, TRAX_DIM_TIME, 1 },
-	[TRAX_METRIC_DUTY_CYCLE] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_PERCENT, 0 },
-	[TRAX_METRIC_ACTIVATIONS] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_PERIOD] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_WAKEUP_LATENCY] = { K_TASK | K_STAT | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_RUNNABLE] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 1 },
-	[TRAX_METRIC_PREEMPTED] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 1 },
-	[TRAX_METRIC_START_TIME] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_END_TIME] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_FIRST_CPU] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_CPU, 0 },
-	[TRAX_METRIC_LAST_CPU] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_CPU, 0 },
-	[TRAX_METRIC_MIGRATIONS] = { K_TASK | K_AGG, K_TASK, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_SWITCH] = { K_TASK | K_FROMTO | K_AGG, K_TASK | K_FROMTO, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_BUSY] = { K_TASK | K_CPUS | K_AGG, 0, TRAX_DIM_TIME, 1 },
-	[TRAX_METRIC_THERMAL_RESIDENCY] = { K_ZONE | K_RANGE, K_ZONE | K_RANGE, TRAX_DIM_TIME, 1 },
-	[TRAX_METRIC_COUNTER] = { K_TRACK | K_ZONE | K_CPU | K_STAT | K_LEVEL, K_TRACK | K_STAT,
-				  TRAX_DIM_COUNT, 1 },
-	[TRAX_METRIC_SQL] = { K_QUERY, K_QUERY, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_ALLOC_COUNT] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_ALLOC_BYTES] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_BYTES, 0 },
-	[TRAX_METRIC_ALLOC_FAILURES] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_ALLOC_FALLBACKS] = { K_HEAP | K_CLIENT, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_ALLOC_LATENCY] = { K_HEAP | K_CLIENT | K_STAT, 0, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_HEAP_TOTAL] = { K_HEAP | K_STAT, 0, TRAX_DIM_BYTES, 0 },
-	[TRAX_METRIC_KILLS] = { K_WHERE, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_KILL_ORDER] = { K_WHERE, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_FENCE_LATENCY] = { K_TIMELINE | K_DRIVER | K_STAT, 0, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_FENCE_WAIT] = { K_TASK | K_TIMELINE | K_STAT | K_AGG, 0, TRAX_DIM_TIME, 0 },
-	[TRAX_METRIC_FENCE_UNSIGNALED] = { K_TIMELINE | K_DRIVER, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_FENCE_SEQNO] = { K_TIMELINE | K_DRIVER, 0, TRAX_DIM_COUNT, 0 },
-	[TRAX_METRIC_GPU_MEM] = { K_TASK | K_STAT | K_AGG, 0, TRAX_DIM_BYTES, 0 },
+#define TRAX_METRIC(id, name, family, takes, requires, dim, flags, eval, needs, loads, chart) \
+	[TRAX_METRIC_##id] = { name, TRAX_FAMILY_##family, takes, requires, dim, flags, needs, \
+			       loads },
+#include "rules/metrics.h"
+#undef TRAX_METRIC
 };
+
+static const char *const metric_names[] = {
+#define TRAX_METRIC(id, name, ...) name,
+#include "rules/metrics.h"
+#undef TRAX_METRIC
+};
+
+const char *trax_metric_name(enum trax_metric m)
+{
+	return m < TRAX_METRIC__COUNT ? specs[m].name : "?";
+}
+
+enum trax_family trax_metric_family(enum trax_metric m)
+{
+	return specs[m].family;
+}
+
+const char *trax_metric_needs(enum trax_metric m)
+{
+	return specs[m].needs;
+}
+
+const char *trax_metric_loads(enum trax_metric m)
+{
+	return specs[m].loads;
+}
 
 /* Metrics whose value is a statistic of a distribution of samples (a time). */
 static int metric_is_distribution(enum trax_metric m)
 {
-	return m == TRAX_METRIC_WAKEUP_LATENCY || m == TRAX_METRIC_ALLOC_LATENCY ||
-	       m == TRAX_METRIC_FENCE_LATENCY || m == TRAX_METRIC_FENCE_WAIT;
+	return specs[m].flags & MF_SAMPLES;
 }
 
 /* Metrics whose value is a statistic of a memory counter (bytes). */
 static int metric_is_memory_track(enum trax_metric m)
 {
-	return m == TRAX_METRIC_HEAP_TOTAL || m == TRAX_METRIC_GPU_MEM;
+	return specs[m].flags & MF_MEMTRACK;
 }
 
 static const struct {
@@ -884,7 +878,7 @@ enum trax_dim trax_rule_value_dim(const struct trax_rule *r)
 {
 	const struct metric_spec *sp = &specs[r->metric];
 
-	if (r->expect.dim == TRAX_DIM_PERCENT && (sp->percent_ok || r->metric == TRAX_METRIC_DUTY_CYCLE))
+	if (r->expect.dim == TRAX_DIM_PERCENT && (sp->flags & MF_PERCENT))
 		return TRAX_DIM_PERCENT;
 	if (metric_is_distribution(r->metric) && r->stat == TRAX_STAT_COUNT)
 		return TRAX_DIM_COUNT;
@@ -1512,7 +1506,7 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 		char buf[64];
 		const char *text = buf;
 		enum trax_dim d = sp->dim;
-		int pct = sp->percent_ok, any = r->metric == TRAX_METRIC_SQL;
+		int pct = !!(sp->flags & MF_PERCENT), any = r->metric == TRAX_METRIC_SQL;
 
 		if (json_is_number(v))
 			snprintf(buf, sizeof(buf), "%.17g", json_number_value(v));

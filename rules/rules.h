@@ -18,42 +18,23 @@ enum trax_dim {
 	TRAX_DIM_CPU,		/* a CPU number */
 };
 
-#define TRAX_METRICS                                                                   \
-	_M(RUNTIME, "runtime")                                                         \
-	_M(RESIDENCY, "residency")                                                     \
-	_M(DUTY_CYCLE, "duty_cycle")                                                   \
-	_M(ACTIVATIONS, "activations")                                                 \
-	_M(PERIOD, "period")                                                           \
-	_M(WAKEUP_LATENCY, "wakeup_latency")                                           \
-	_M(RUNNABLE, "runnable")                                                       \
-	_M(PREEMPTED, "preempted")                                                     \
-	_M(START_TIME, "start_time")                                                   \
-	_M(END_TIME, "end_time")                                                       \
-	_M(FIRST_CPU, "first_cpu")                                                     \
-	_M(LAST_CPU, "last_cpu")                                                       \
-	_M(MIGRATIONS, "migrations")                                                   \
-	_M(SWITCH, "switch")                                                           \
-	_M(BUSY, "busy")                                                               \
-	_M(THERMAL_RESIDENCY, "thermal_residency")                                     \
-	_M(COUNTER, "counter")                                                         \
-	_M(SQL, "sql")                                                                 \
-	_M(ALLOC_COUNT, "alloc_count")                                                 \
-	_M(ALLOC_BYTES, "alloc_bytes")                                                 \
-	_M(ALLOC_FAILURES, "alloc_failures")                                           \
-	_M(ALLOC_FALLBACKS, "alloc_fallbacks")                                         \
-	_M(ALLOC_LATENCY, "alloc_latency")                                             \
-	_M(HEAP_TOTAL, "heap_total")                                                   \
-	_M(KILLS, "kills")                                                             \
-	_M(KILL_ORDER, "kill_order")                                                   \
-	_M(FENCE_LATENCY, "fence_latency")                                             \
-	_M(FENCE_WAIT, "fence_wait")                                                   \
-	_M(FENCE_UNSIGNALED, "fence_unsignaled")                                       \
-	_M(FENCE_SEQNO, "fence_seqno_violations")                                      \
-	_M(GPU_MEM, "gpu_mem")
+/* The rule metrics, one row each in rules/metrics.h (the metric catalogue). */
+#define TRAX_METRIC(id, ...) TRAX_METRIC_##id,
+enum trax_metric {
+#include "rules/metrics.h"
+	TRAX_METRIC__COUNT
+};
+#undef TRAX_METRIC
 
-#define _M(e, s) TRAX_METRIC_##e,
-enum trax_metric { TRAX_METRICS TRAX_METRIC__COUNT };
-#undef _M
+/* What a metric reads: the scheduler tables, counter tracks, a query, the Android tables. */
+enum trax_family { TRAX_FAMILY_SCHED, TRAX_FAMILY_COUNTER, TRAX_FAMILY_SQL,
+		   TRAX_FAMILY_ANDROID };
+
+enum trax_family trax_metric_family(enum trax_metric m);
+/* The events a metric needs ("a;b|c": a, and b or c), or NULL (rules/metrics.h). */
+const char *trax_metric_needs(enum trax_metric m);
+/* The events to load for it ("a,b"; "*": all), or NULL: its counter track's own. */
+const char *trax_metric_loads(enum trax_metric m);
 
 /* The name of a metric ("runtime"). Must not be freed. */
 const char *trax_metric_name(enum trax_metric m);

@@ -13,6 +13,7 @@
 #include "parse/catalogue.h"
 #include "parse/derive.h"
 #include "parse/load.h"
+#include "rules/rules.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
@@ -174,6 +175,52 @@ static void doc_line(struct strbuf *sb, const struct ev_fact *r)
 }
 
 /* doc/db.md lists the catalogue row for row: the reader sees what the code holds. */
+/* Every event a rule metric needs or loads (rules/metrics.h) is a row of the event catalogue,
+ * under the name a loaded trace's event_type gives it; every metric has its list. */
+static void check_metric_list(enum trax_metric m, const char *list, const char *seps)
+{
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, seps);
+
+		if (!ev_fact_find(NULL, p, n, NULL))
+			fail_msg("metric %s: %.*s is not in the event catalogue", trax_metric_name(m),
+				 (int)n, p);
+		p += n + (p[n] != 0);
+	}
+}
+
+static void test_metric_events_in_catalogue(void **state)
+{
+	int lists = 0;
+
+	(void)state;
+	for (int m = 0; m < TRAX_METRIC__COUNT; m++) {
+		const char *needs = trax_metric_needs(m), *loads = trax_metric_loads(m);
+
+		/* only a counter reads its events from the rule (its track); sql reads anything */
+		if (!needs && m != TRAX_METRIC_COUNTER && m != TRAX_METRIC_SQL)
+			fail_msg("metric %s: no events it needs", trax_metric_name(m));
+		if (!loads && m != TRAX_METRIC_COUNTER)
+			fail_msg("metric %s: no events to load", trax_metric_name(m));
+		check_metric_list(m, needs, ";|");
+		if (loads && strcmp(loads, "*"))
+			check_metric_list(m, loads, ",");
+		/* what a metric needs it loads */
+		for (const char *p = needs; p && *p;) {
+			size_t n = strcspn(p, ";|");
+			char ev[64];
+
+			snprintf(ev, sizeof(ev), "%.*s", (int)n, p);
+			if (!ev_list_holds(loads, ev))
+				fail_msg("metric %s needs %s but does not load it", trax_metric_name(m),
+					 ev);
+			p += n + (p[n] != 0);
+		}
+		lists += needs != NULL;
+	}
+	assert_int_equal(lists, TRAX_METRIC__COUNT - 2);
+}
+
 static void test_doc_lists_the_catalogue(void **state)
 {
 	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
@@ -208,6 +255,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_presets_feed_the_loader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spellings, setup, teardown),
 		cmocka_unit_test(test_doc_lists_the_catalogue),
+		cmocka_unit_test(test_metric_events_in_catalogue),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
