@@ -10,6 +10,7 @@
 #include "util/grow.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 const char *trax_verdict_name(enum trax_verdict v)
 {
@@ -87,8 +88,10 @@ char *trax_rules_events(const struct trax_rules *rs)
 
 /* ---- results ---- */
 
+/* A new result of rule r, over span when its window is resolved (else NULL). */
 static struct trax_result *result_new(struct trax_verdicts *out, const struct trax_rule *r,
-				      const char *trace, const struct trax_trace_info *ti)
+				      const char *trace, const struct trax_trace_info *ti,
+				      const struct trax_span *span)
 {
 	struct trax_result *res;
 
@@ -96,12 +99,14 @@ static struct trax_result *result_new(struct trax_verdicts *out, const struct tr
 	res = &out->res[out->n++];
 	memset(res, 0, sizeof(*res));
 	res->rule = r;
-	res->trace = strdup(trace);
+	res->trace = xstrdup(trace);
 	res->dim = trax_rule_value_dim(r);
 	res->trace_start = ti->start;
-	res->name = strdup(r->id);
-	if (!res->trace || !res->name)
-		abort();
+	res->name = xstrdup(r->id);
+	if (span) {
+		res->has_span = 1;
+		res->span = *span;
+	}
 	return res;
 }
 
@@ -133,11 +138,33 @@ static void result_name(struct trax_result *res, const char *suffix, const char 
 	}
 }
 
+/*
+ * A verdict as the rule expects it: a FAIL of an expected failure ("xfail") is XFAIL, with the
+ * rule's reason for it, and its PASS is XPASS; a failing "severity": "warn" rule warns.
+ */
+static void expectation(struct trax_result *res)
+{
+	const struct trax_rule *r = res->rule;
+
+	if (r->xfail) {
+		if (res->verdict == TRAX_FAIL) {
+			res->verdict = TRAX_XFAIL;
+			if (r->xfail_reason)
+				result_reason(res, "%s (known failure: %s)", res->reason,
+					      r->xfail_reason);
+		} else if (res->verdict == TRAX_PASS) {
+			res->verdict = TRAX_XPASS;
+		}
+	} else if (res->verdict == TRAX_FAIL && r->warn) {
+		res->warn = 1;
+	}
+}
+
 /* Final verdict of a result whose value (or reason) is known. */
 static void judge(struct trax_result *res, const struct trax_value *val)
 {
 	const struct trax_rule *r = res->rule;
-	char got[64], want[96];
+	char got[64];
 
 	if (val->defined) {
 		res->has_value = 1;
@@ -147,30 +174,40 @@ static void judge(struct trax_result *res, const struct trax_value *val)
 		} else {
 			res->verdict = TRAX_FAIL;
 			trax_format_value(val->v, res->dim, r->expect.unit, got, sizeof(got));
-			snprintf(want, sizeof(want), "%s", r->expect.text);
-			result_reason(res, "measured %s, expected %s", got, want);
+			result_reason(res, "measured %s, expected %s", got, r->expect.text);
 		}
 	} else {
 		res->verdict = TRAX_FAIL;
 		result_reason(res, "%s", val->reason[0] ? val->reason : "no defined value");
 	}
-	if (r->xfail) {
-		if (res->verdict == TRAX_FAIL) {
-			res->verdict = TRAX_XFAIL;
-			if (r->xfail_reason) {
-				struct strbuf sb = STRBUF_INIT;
+	expectation(res);
+}
 
-				strbuf_addf(&sb, "%s (known failure: %s)", res->reason,
-					    r->xfail_reason);
-				free(res->reason);
-				res->reason = strbuf_detach(&sb);
-			}
-		} else {
-			res->verdict = TRAX_XPASS;
-		}
-	} else if (res->verdict == TRAX_FAIL && r->warn) {
-		res->warn = 1;
-	}
+/*
+ * A result of rule r decided before any value: its verdict and reason (a FAIL as the rule
+ * expects it), and the window when it is resolved (span, else NULL).
+ */
+static struct trax_result *rule_verdict(struct trax_verdicts *out, const struct trax_rule *r,
+					const char *trace, const struct trax_trace_info *ti,
+					const struct trax_span *span, enum trax_verdict v,
+					const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static struct trax_result *rule_verdict(struct trax_verdicts *out, const struct trax_rule *r,
+					const char *trace, const struct trax_trace_info *ti,
+					const struct trax_span *span, enum trax_verdict v,
+					const char *fmt, ...)
+{
+	struct trax_result *res = result_new(out, r, trace, ti, span);
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	res->reason = strbuf_detach(&sb);
+	res->verdict = v;
+	expectation(res);
+	return res;
 }
 
 /* ---- one rule ---- */
@@ -252,9 +289,7 @@ static void add_event_hint(struct strbuf *sb, sqlite3 *db, const char *name)
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		TRAX_GROW(names, n, cap, 32);
-		names[n] = strdup((const char *)sqlite3_column_text(st, 0));
-		if (!names[n++])
-			abort();
+		names[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
 	best = trax_suggest(name, (const char *const *)names, n);
@@ -441,11 +476,81 @@ static double aggregate_values(enum trax_aggregate a, const double *v, int n)
 	return a == TRAX_AGG_MEAN ? x / n : x;
 }
 
+/* The result of a metric's evaluation: judged, or an error the run goes on from. */
+static void evaluated(struct trax_result *res, const char *rules_path, int ret,
+		      const struct trax_value *val, struct trax_error *err)
+{
+	if (ret) {
+		res->verdict = TRAX_ERROR;
+		result_reason(res, "%s: %s", rules_path, err->msg);
+		trax_error_clear(err);
+		return;
+	}
+	judge(res, val);
+}
+
+/* Several tasks taken together ("aggregate"): one result for them all. */
+static int eval_aggregate(struct acache *c, sqlite3 *db, const struct trax_rule *r,
+			  const char *trace, const struct trax_trace_info *ti,
+			  const struct trax_span *span, const struct trax_task *tasks, int ntasks,
+			  struct trax_verdicts *out, struct trax_error *err)
+{
+	double *vals = xmalloc(ntasks * sizeof(double));
+	int *utids = xmalloc(ntasks * sizeof(int));
+	struct strbuf bad = STRBUF_INIT;
+	struct trax_result *agg;
+	struct trax_value val;
+	int ndef = 0, npass = 0, ret = 0;
+
+	for (int i = 0; i < ntasks && !ret; i++) {
+		utids[i] = tasks[i].utid;
+		ret = assert_metric_eval(c, db, r, &tasks[i].utid, 1, span, ti, 0, &val, err);
+		if (ret)
+			break;
+		if (val.defined) {
+			vals[ndef++] = val.v;
+			if (trax_threshold_met(&r->expect, val.v))
+				npass++;
+			else
+				strbuf_addf(&bad, "%s%s:%d", bad.len ? ", " : "", tasks[i].comm,
+					    tasks[i].pid);
+		} else {
+			strbuf_addf(&bad, "%s%s:%d (%s)", bad.len ? ", " : "", tasks[i].comm,
+				    tasks[i].pid, val.reason);
+		}
+	}
+	if (!ret) {
+		agg = result_new(out, r, trace, ti, span);
+		note_bounded(db, agg, r, span, utids, ntasks);
+		memset(&val, 0, sizeof(val));
+		if (r->aggregate == TRAX_AGG_ALL || r->aggregate == TRAX_AGG_ANY) {
+			int ok = r->aggregate == TRAX_AGG_ALL ? npass == ntasks : npass > 0;
+
+			agg->verdict = ok ? TRAX_PASS : TRAX_FAIL;
+			if (!ok)
+				result_reason(agg, "%d of %d tasks meet %s; not: %s", npass, ntasks,
+					      r->expect.text, bad.buf);
+			expectation(agg);
+		} else if (ndef < ntasks) {
+			snprintf(val.reason, sizeof(val.reason), "undefined for %s", bad.buf);
+			judge(agg, &val);
+		} else {
+			val.defined = 1;
+			val.v = aggregate_values(r->aggregate, vals, ndef);
+			judge(agg, &val);
+		}
+	}
+	free(vals);
+	free(utids);
+	strbuf_release(&bad);
+	return ret;
+}
+
 static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		     const char *trace, const struct trax_trace_info *ti,
 		     struct trax_verdicts *out, struct trax_error *err)
 {
-	struct trax_result *res = result_new(out, r, trace, ti);
+	struct trax_result *res;
 	struct trax_task *tasks = NULL;
 	struct track_ref *tracks = NULL;
 	struct trax_span span;
@@ -457,65 +562,48 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 
 	missing = missing_events(db, r);
 	if (missing) {
-		res->verdict = TRAX_SKIP;
-		result_reason(res, "events absent from the trace: %s", missing);
+		rule_verdict(out, r, trace, ti, NULL, TRAX_SKIP, "events absent from the trace: %s",
+			     missing);
 		free(missing);
 		return 0;
 	}
 	missing = unloaded_events(db, r);
 	if (missing) {
-		res->verdict = TRAX_ERROR;
-		result_reason(res, "%s is in the trace but was not loaded into this database "
-			      "(loaded with --events)", missing);
+		rule_verdict(out, r, trace, ti, NULL, TRAX_ERROR, "%s is in the trace but was not "
+			     "loaded into this database (loaded with --events)", missing);
 		free(missing);
 		return 0;
 	}
 	rc = trax_window_resolve(db, &r->window, ti, &span, reason, sizeof(reason), err);
 	if (rc < 0)
 		return rc;
-	if (rc == 2) {
-		res->verdict = TRAX_SKIP;
-		result_reason(res, "%s", reason);
+	if (rc) {	/* 2: the window is not in this trace (SKIP); 1: it is wrong (FAIL) */
+		rule_verdict(out, r, trace, ti, NULL, rc == 2 ? TRAX_SKIP : TRAX_FAIL, "%s",
+			     reason);
 		return 0;
 	}
-	if (rc == 1) {
-		res->verdict = TRAX_FAIL;
-		result_reason(res, "%s", reason);
-		if (r->xfail)
-			res->verdict = TRAX_XFAIL;
-		else if (r->warn)
-			res->warn = 1;
-		return 0;
-	}
-	res->has_span = 1;
-	res->span = span;
 	if (r->metric != TRAX_METRIC_SQL &&
 	    lost_in_window(db, r->buffer, &span, reason, sizeof(reason))) {
-		res->verdict = TRAX_ERROR;
-		result_reason(res, "%s", reason);
+		rule_verdict(out, r, trace, ti, &span, TRAX_ERROR, "%s", reason);
 		return 0;
 	}
 
 	if (takes_task) {
 		if (r->task.kind == TRAX_SEL_TGID && !has_tgids(db)) {
-			res->verdict = TRAX_SKIP;
-			result_reason(res, "the trace records no tgids: cannot select by tgid");
+			rule_verdict(out, r, trace, ti, &span, TRAX_SKIP, "the trace records no "
+				     "tgids: cannot select by tgid");
 			return 0;
 		}
 		ret = trax_select_tasks(db, &r->task, &tasks, &ntasks, err);
 		if (ret)
 			return ret;
 		if (!ntasks) {
-			res->verdict = TRAX_FAIL;
-			result_reason(res, "no task matches %s in this trace", r->task.text);
-			if (r->xfail)
-				res->verdict = TRAX_XFAIL;
-			else if (r->warn)
-				res->warn = 1;
+			rule_verdict(out, r, trace, ti, &span, TRAX_FAIL,
+				     "no task matches %s in this trace", r->task.text);
 			goto out;
 		}
 	}
-	if (r->metric == TRAX_METRIC_THERMAL_RESIDENCY || r->metric == TRAX_METRIC_COUNTER) {
+	if (trax_metric_family(r->metric) == TRAX_FAMILY_COUNTER) {
 		const char *name = r->metric == TRAX_METRIC_COUNTER ? r->track : "thermal_temperature";
 
 		ret = find_tracks(db, r, name, &tracks, &ntracks, err);
@@ -525,158 +613,68 @@ static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 			struct strbuf zones = STRBUF_INIT;
 
 			list_zones(db, name, &zones);
-			res->verdict = TRAX_FAIL;
 			if (r->zone)
-				result_reason(res, "no %s track for zone \"%s\"%s%s%s", name, r->zone,
-					      zones.len ? " (zones: " : "", zones.buf,
-					      zones.len ? ")" : "");
+				rule_verdict(out, r, trace, ti, &span, TRAX_FAIL,
+					     "no %s track for zone \"%s\"%s%s%s", name, r->zone,
+					     zones.len ? " (zones: " : "", zones.buf,
+					     zones.len ? ")" : "");
 			else
-				result_reason(res, "no %s track%s", name,
-					      r->track_cpu >= 0 ? " for that CPU" : "");
+				rule_verdict(out, r, trace, ti, &span, TRAX_FAIL, "no %s track%s",
+					     name, r->track_cpu >= 0 ? " for that CPU" : "");
 			strbuf_release(&zones);
-			if (r->xfail)
-				res->verdict = TRAX_XFAIL;
-			else if (r->warn)
-				res->warn = 1;
 			goto out;
 		}
 	}
 
 	if (ntracks > 1) {
 		/* one result per track */
-		out->n--;
-		free(res->name);
-		free(res->trace);
 		for (int i = 0; i < ntracks; i++) {
-			res = result_new(out, r, trace, ti);
+			res = result_new(out, r, trace, ti, &span);
 			result_name(res, tracks[i].label, NULL);
-			res->has_span = 1;
-			res->span = span;
 			ret = assert_metric_eval(c, db, r, NULL, 0, &span, ti, tracks[i].id, &val, err);
-			if (ret) {
-				res->verdict = TRAX_ERROR;
-				result_reason(res, "%s: %s", out->rules_path, err->msg);
-				trax_error_clear(err);
-				ret = 0;
-				continue;
-			}
-			judge(res, &val);
+			evaluated(res, out->rules_path, ret, &val, err);
 		}
+		ret = 0;
 		goto out;
 	}
 	if (!takes_task || r->metric == TRAX_METRIC_BUSY || ntasks == 1) {
-		int *utids = NULL;
+		/* one result: no task, busy of the tasks together, or the one task */
+		int *utids = ntasks ? xmalloc(ntasks * sizeof(int)) : NULL;
 
-		if (ntasks) {
-			utids = malloc(ntasks * sizeof(int));
-			if (!utids)
-				abort();
-			for (int i = 0; i < ntasks; i++)
-				utids[i] = tasks[i].utid;
-		}
+		for (int i = 0; i < ntasks; i++)
+			utids[i] = tasks[i].utid;
+		res = result_new(out, r, trace, ti, &span);
 		if (ntasks == 1 && r->metric != TRAX_METRIC_BUSY) {
 			char t[96];
 
 			snprintf(t, sizeof(t), "%s:%d", tasks[0].comm, tasks[0].pid);
-			res->task = strdup(t);
+			res->task = xstrdup(t);
 		}
 		ret = assert_metric_eval(c, db, r, utids, ntasks, &span, ti,
-				       ntracks ? tracks[0].id : 0, &val, err);
-		if (ret) {
-			free(utids);
-			res->verdict = TRAX_ERROR;
-			result_reason(res, "%s: %s", out->rules_path, err->msg);
-			trax_error_clear(err);
-			ret = 0;
-			goto out;
-		}
-		judge(res, &val);
-		note_bounded(db, res, r, &span, utids, ntasks);
+					 ntracks ? tracks[0].id : 0, &val, err);
+		evaluated(res, out->rules_path, ret, &val, err);
+		if (!ret)
+			note_bounded(db, res, r, &span, utids, ntasks);
 		free(utids);
+		ret = 0;
 		goto out;
 	}
+	if (r->aggregate) {
+		ret = eval_aggregate(c, db, r, trace, ti, &span, tasks, ntasks, out, err);
+		goto out;
+	}
+	/* several tasks: one result each */
+	for (int i = 0; i < ntasks; i++) {
+		char t[96];
 
-	/* several tasks: one result each, or one aggregate */
-	{
-		double *vals = malloc(ntasks * sizeof(double));
-		struct strbuf bad = STRBUF_INIT;
-		int ndef = 0, npass = 0;
-		struct trax_result *agg = res;
-		int first_idx = out->n - 1;
-
-		if (!vals)
-			abort();
-		if (!r->aggregate) {
-			out->n--;
-			free(res->name);
-			free(res->trace);
-		}
-		for (int i = 0; i < ntasks; i++) {
-			char t[96];
-			struct trax_result *tr;
-
-			ret = assert_metric_eval(c, db, r, &tasks[i].utid, 1, &span, ti, 0, &val, err);
-			if (ret)
-				break;
-			snprintf(t, sizeof(t), "%s:%d", tasks[i].comm, tasks[i].pid);
-			if (!r->aggregate) {
-				tr = result_new(out, r, trace, ti);
-				result_name(tr, t, t);
-				tr->has_span = 1;
-				tr->span = span;
-				judge(tr, &val);
-				note_bounded(db, tr, r, &span, &tasks[i].utid, 1);
-				continue;
-			}
-			if (val.defined) {
-				vals[ndef++] = val.v;
-				if (trax_threshold_met(&r->expect, val.v))
-					npass++;
-				else
-					strbuf_addf(&bad, "%s%s", bad.len ? ", " : "", t);
-			} else {
-				strbuf_addf(&bad, "%s%s (%s)", bad.len ? ", " : "", t, val.reason);
-			}
-		}
-		if (ret) {
-			free(vals);
-			strbuf_release(&bad);
-			goto out;
-		}
-		if (r->aggregate) {
-			int *utids = malloc(ntasks * sizeof(int));
-
-			if (!utids)
-				abort();
-			agg = &out->res[first_idx];
-			for (int i = 0; i < ntasks; i++)
-				utids[i] = tasks[i].utid;
-			note_bounded(db, agg, r, &span, utids, ntasks);
-			free(utids);
-			if (r->aggregate == TRAX_AGG_ALL || r->aggregate == TRAX_AGG_ANY) {
-				int ok = r->aggregate == TRAX_AGG_ALL ? npass == ntasks : npass > 0;
-
-				memset(&val, 0, sizeof(val));
-				agg->verdict = ok ? TRAX_PASS : TRAX_FAIL;
-				if (!ok)
-					result_reason(agg, "%d of %d tasks meet %s; not: %s", npass,
-						      ntasks, r->expect.text, bad.buf);
-				if (r->xfail)
-					agg->verdict = ok ? TRAX_XPASS : TRAX_XFAIL;
-				else if (!ok && r->warn)
-					agg->warn = 1;
-			} else if (ndef < ntasks) {
-				memset(&val, 0, sizeof(val));
-				snprintf(val.reason, sizeof(val.reason), "undefined for %s", bad.buf);
-				judge(agg, &val);
-			} else {
-				val.defined = 1;
-				val.v = aggregate_values(r->aggregate, vals, ndef);
-				judge(agg, &val);
-			}
-		}
-		free(vals);
-		strbuf_release(&bad);
+		ret = assert_metric_eval(c, db, r, &tasks[i].utid, 1, &span, ti, 0, &val, err);
+		if (ret)
+			break;
+		snprintf(t, sizeof(t), "%s:%d", tasks[i].comm, tasks[i].pid);
+		res = result_new(out, r, trace, ti, &span);
+		result_name(res, t, t);
+		judge(res, &val);
+		note_bounded(db, res, r, &span, &tasks[i].utid, 1);
 	}
 out:
 	free(tasks);
@@ -725,9 +723,7 @@ int trax_check_db(const struct trax_rules *rs, sqlite3 *db, const char *trace_na
 		if (r->task.kind == TRAX_SEL_NONE || r->metric == TRAX_METRIC_BUSY)
 			continue;
 		if (trax_select_tasks(db, &r->task, &tasks, &ntasks, err) == 0) {
-			want = realloc(want, (nwant + ntasks + 1) * sizeof(int));
-			if (!want)
-				abort();
+			want = xrealloc(want, (nwant + ntasks + 1) * sizeof(int));
 			for (int k = 0; k < ntasks; k++)
 				want[nwant++] = tasks[k].utid;
 		}

@@ -227,6 +227,20 @@ JSON
 	is "$?" 0 "a warning and an expected failure do not fail the gate"
 	ok "warn is TAP not ok # TODO" grep -q '^not ok 1 w # TODO warn: measured' "$TMP/warn.tap"
 	ok "xfail is TAP ok # XFAIL" grep -q '^ok 2 x # XFAIL measured .* (known failure: ls is short)' "$TMP/warn.tap"
+	# A failure found before any value (no such task, no such zone) is expected or a warning
+	# the same way as a measured one.
+	cat >"$TMP/early.json" <<'JSON'
+{ "rules": [
+  { "id": "nt", "metric": "runtime", "task": "no-such-task", "expect": "> 1 s", "xfail": "not in this build" },
+  { "id": "nz", "metric": "thermal_residency", "zone": "nozone", "range": [0, 1], "expect": "> 1 %", "severity": "warn" },
+  { "id": "nw", "metric": "runtime", "task": "no-such-task", "expect": "> 1 s", "severity": "warn" }
+] }
+JSON
+	"$TRAX" check "$TMP/early.json" "$thermal" --format tap >"$TMP/early.tap"
+	is "$?" 0 "failures before a value, expected or warnings: the gate passes"
+	ok "no task, xfail: XFAIL with the rule's reason" grep -qF 'ok 1 nt # XFAIL no task matches no-such-task in this trace (known failure: not in this build)' "$TMP/early.tap"
+	ok "no zone, warn: a warning" grep -q '^not ok 2 nz # TODO warn: no thermal_temperature track for zone "nozone"' "$TMP/early.tap"
+	ok "no task, warn: a warning" grep -q '^not ok 3 nw # TODO warn: no task matches no-such-task' "$TMP/early.tap"
 fi
 
 juno=$TRACES/lisa/juno_sched_load.dat
