@@ -755,34 +755,9 @@ static void on_open_fault(int sig)
 	siglongjmp(open_jmp, 1);
 }
 
-static struct tracecmd_input *guarded_open(const char *path)
-{
-	struct sigaction sa, old_segv, old_bus;
-	struct tracecmd_input *volatile h = NULL;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_open_fault;
-	sigemptyset(&sa.sa_mask);
-	open_thread = pthread_self();
-	open_fault = 0;
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-	if (!sigsetjmp(open_jmp, 1))
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	else
-		h = NULL;	/* what it had allocated stays: the load ends here */
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-	return h;
-}
-
-/*
- * The same guard around the iteration: libtraceevent's kbuffer trusts the page headers of
- * the CPU data (a few bytes inserted into the file are enough to have it read outside its
- * page). A fault ends the load with the file and where it was reading; what the library
- * had allocated stays (the process is about to exit with the error).
- */
-static int guarded_iterate(struct dat *D)
+/* Run fn(arg) with this thread's SIGSEGV and SIGBUS caught: fn's result, or -1 after a fault
+ * (open_fault names the signal). */
+static int guarded(int (*fn)(void *), void *arg)
 {
 	struct sigaction sa, old_segv, old_bus;
 	volatile int ret = -1;
@@ -795,9 +770,51 @@ static int guarded_iterate(struct dat *D)
 	sigaction(SIGSEGV, &sa, &old_segv);
 	sigaction(SIGBUS, &sa, &old_bus);
 	if (!sigsetjmp(open_jmp, 1))
-		ret = tracecmd_iterate_events_multi(D->handles, D->nhandles, on_record, D);
+		ret = fn(arg);
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGBUS, &old_bus, NULL);
+	return ret;
+}
+
+struct open_call {
+	const char *path;
+	struct tracecmd_input *h;
+};
+
+static int open_step(void *arg)
+{
+	struct open_call *o = arg;
+
+	o->h = tracecmd_open(o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	return 0;
+}
+
+/* tracecmd_open() under the guard: NULL after a fault (what it had allocated stays: the load
+ * ends here). */
+static struct tracecmd_input *guarded_open(const char *path)
+{
+	struct open_call o = { path, NULL };
+
+	return guarded(open_step, &o) ? NULL : o.h;
+}
+
+static int iterate_step(void *arg)
+{
+	struct dat *D = arg;
+
+	return tracecmd_iterate_events_multi(D->handles, D->nhandles, on_record, D);
+}
+
+/*
+ * The same guard around the iteration: libtraceevent's kbuffer trusts the page headers of
+ * the CPU data (a few bytes inserted into the file are enough to have it read outside its
+ * page). A fault ends the load with the file and where it was reading; what the library
+ * had allocated stays (the process is about to exit with the error).
+ */
+static int guarded_iterate(struct dat *D)
+{
+	int ret = guarded(iterate_step, D);
+
 	if (open_fault) {
 		if (D->last_cpu < 0)
 			return trax_error_set(ld_error(D->L), TRAX_E_FORMAT,

@@ -1339,6 +1339,26 @@ static size_t record_extent(struct text *R, size_t off, const struct text_line *
 	return end - off;
 }
 
+/* One record of the file: its first line parsed (text_parse_line()'s kind) and its extent. */
+struct text_rec {
+	const char *line;
+	size_t len, next;	/* the record's length; the offset after it */
+	int kind;
+	struct text_line tl;
+};
+
+/* The record at off. */
+static void record_at(struct text *R, size_t off, struct text_rec *rc)
+{
+	const char *nl;
+
+	rc->line = R->map + off;
+	nl = memchr(rc->line, '\n', R->size - off);
+	rc->len = nl ? (size_t)(nl - rc->line) : R->size - off;
+	rc->kind = text_parse_line(rc->line, rc->len, &rc->tl);
+	rc->len = record_extent(R, off, &rc->tl, rc->kind, rc->len, &rc->next);
+}
+
 /* Pass 1: learn a record's type fields from its payload. */
 static void learn_payload(struct text *R, struct ttype *tt, const struct text_line *tl)
 {
@@ -1385,44 +1405,39 @@ static void pend_add(struct text *R, size_t ix)
 /* Pass 1 over every line: buffers, CPUs, types and their fields, sortedness. */
 static void pass1(struct text *R)
 {
-	size_t off = 0, next;
+	struct text_rec rc;
 
-	while (off < R->size) {
-		const char *line = R->map + off, *nl = memchr(line, '\n', R->size - off);
-		size_t len = nl ? (size_t)(nl - line) : R->size - off;
-		struct text_line tl;
+	for (size_t off = 0; off < R->size; off = rc.next) {
 		struct text_lost lo;
-		int kind = text_parse_line(line, len, &tl);
 
-		len = record_extent(R, off, &tl, kind, len, &next);
-		if (kind == 1) {
+		record_at(R, off, &rc);
+		if (rc.kind == 1) {
 			struct ttype *tt;
 
-			if (tl.payload + tl.payload_len < line + len)
-				tl.payload_len = line + len - tl.payload;
-			carried_prefix(R, off, &tl);
+			if (rc.tl.payload + rc.tl.payload_len < rc.line + rc.len)
+				rc.tl.payload_len = rc.line + rc.len - rc.tl.payload;
+			carried_prefix(R, off, &rc.tl);
 			R->events++;
-			buffer_slot(R, tl.buffer, tl.buffer_len, 1);
-			if (tl.cpu > R->max_cpu)
-				R->max_cpu = tl.cpu;
-			if (R->events == 1 || tl.ts_digits < R->min_digits)
-				R->min_digits = tl.ts_digits;
-			if (tl.ts < R->last_ts)
+			buffer_slot(R, rc.tl.buffer, rc.tl.buffer_len, 1);
+			if (rc.tl.cpu > R->max_cpu)
+				R->max_cpu = rc.tl.cpu;
+			if (R->events == 1 || rc.tl.ts_digits < R->min_digits)
+				R->min_digits = rc.tl.ts_digits;
+			if (rc.tl.ts < R->last_ts)
 				R->sorted = 0;
-			R->last_ts = tl.ts;
-			tt = type_get(R, tl.event, tl.event_len);
+			R->last_ts = rc.tl.ts;
+			tt = type_get(R, rc.tl.event, rc.tl.event_len);
 			tt->lines++;
-			learn_payload(R, tt, &tl);
-		} else if (kind < 0) {
+			learn_payload(R, tt, &rc.tl);
+		} else if (rc.kind < 0) {
 			R->malformed++;
-		} else if (text_parse_lost(line, len, &lo)) {
+		} else if (text_parse_lost(rc.line, rc.len, &lo)) {
 			R->lost_lines++;
-		} else if (!header_line(R, line, len)) {
+		} else if (!header_line(R, rc.line, rc.len)) {
 			if (!R->ignored)
 				R->first_ignored = off;
 			R->ignored++;
 		}
-		off = next;
 	}
 }
 
@@ -1433,30 +1448,25 @@ static void pass1(struct text *R)
  */
 static void build_index(struct text *R)
 {
-	size_t off = 0, next;
+	struct text_rec rc;
 	uint64_t last = 0;
 
-	while (off < R->size) {
-		const char *line = R->map + off, *nl = memchr(line, '\n', R->size - off);
-		size_t len = nl ? (size_t)(nl - line) : R->size - off;
-		struct text_line tl;
+	for (size_t off = 0; off < R->size; off = rc.next) {
 		struct text_lost lo;
-		int kind = text_parse_line(line, len, &tl);
 
-		len = record_extent(R, off, &tl, kind, len, &next);
-		if (kind == 1) {
+		record_at(R, off, &rc);
+		if (rc.kind == 1) {
 			for (size_t i = 0; i < R->npend; i++)
-				R->ix[R->pend_ix[i]].ts = tl.ts;
+				R->ix[R->pend_ix[i]].ts = rc.tl.ts;
 			R->npend = 0;
-			ix_add(R, tl.ts, off);
-			last = tl.ts;
-		} else if (kind < 0) {
+			ix_add(R, rc.tl.ts, off);
+			last = rc.tl.ts;
+		} else if (rc.kind < 0) {
 			ix_add(R, last, off);
-		} else if (text_parse_lost(line, len, &lo)) {
+		} else if (text_parse_lost(rc.line, rc.len, &lo)) {
 			pend_add(R, R->nix);
 			ix_add(R, last, off);
 		}
-		off = next;
 	}
 }
 
@@ -1584,18 +1594,17 @@ static int emit_raw_line(struct text *R, const char *line, size_t len, const str
 /* Pass 2: the record at off; *next is set past it. */
 static int emit_record(struct text *R, size_t off, size_t *next)
 {
-	const char *line = R->map + off, *nl = memchr(line, '\n', R->size - off);
-	size_t len = nl ? (size_t)(nl - line) : R->size - off;
-	struct text_line tl;
+	struct text_rec rc;
 	struct text_lost lo;
 	struct text_kv kv[TEXT_KV_MAX];
 	struct ttype *tt;
 	char comm[64];
-	int kind = text_parse_line(line, len, &tl), b, n, ret;
+	int b, n, ret;
 
-	len = record_extent(R, off, &tl, kind, len, next);
-	if (kind == 0) {
-		if (text_parse_lost(line, len, &lo)) {
+	record_at(R, off, &rc);
+	*next = rc.next;
+	if (rc.kind == 0) {
+		if (text_parse_lost(rc.line, rc.len, &lo)) {
 			b = lo.buffer ? buffer_slot(R, lo.buffer, lo.buffer_len, 0) : -1;
 			b = b >= 0 ? R->buf_index[b] : 0;
 			if (lo.cpu < R->ncpus) {
@@ -1611,36 +1620,36 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		}
 		return 0;
 	}
-	carried_prefix(R, off, &tl);
-	b = buffer_slot(R, tl.buffer, tl.buffer_len, 0);
+	carried_prefix(R, off, &rc.tl);
+	b = buffer_slot(R, rc.tl.buffer, rc.tl.buffer_len, 0);
 	b = b >= 0 ? R->buf_index[b] : 0;
-	if (kind < 0)
-		return emit_raw_line(R, line, len, &tl, b);
-	if (tl.payload + tl.payload_len < line + len)
-		tl.payload_len = line + len - tl.payload;
-	ld_seen(R->L, b, tl.cpu, tl.ts);
-	R->last_ts = tl.ts;
-	if (tl.cpu < R->ncpus) {
-		int64_t *p = &R->lost_pend[(size_t)b * R->ncpus + tl.cpu];
+	if (rc.kind < 0)
+		return emit_raw_line(R, rc.line, rc.len, &rc.tl, b);
+	if (rc.tl.payload + rc.tl.payload_len < rc.line + rc.len)
+		rc.tl.payload_len = rc.line + rc.len - rc.tl.payload;
+	ld_seen(R->L, b, rc.tl.cpu, rc.tl.ts);
+	R->last_ts = rc.tl.ts;
+	if (rc.tl.cpu < R->ncpus) {
+		int64_t *p = &R->lost_pend[(size_t)b * R->ncpus + rc.tl.cpu];
 
 		if (*p != INT64_MIN) {
-			ld_lost(R->L, tl.ts, tl.cpu, b, *p);
+			ld_lost(R->L, rc.tl.ts, rc.tl.cpu, b, *p);
 			*p = INT64_MIN;
 		}
 	}
-	tt = type_get(R, tl.event, tl.event_len);
+	tt = type_get(R, rc.tl.event, rc.tl.event_len);
 	if (tt->t && !ld_type_loaded(tt->t))
 		return 0;
-	n = tt->t ? text_split_payload(tl.event, tl.event_len, tl.payload, tl.payload_len, kv,
+	n = tt->t ? text_split_payload(rc.tl.event, rc.tl.event_len, rc.tl.payload, rc.tl.payload_len, kv,
 				       TEXT_KV_MAX) : 0;
 	if (!n) {
 		char nbuf[64];
 
-		snprintf(nbuf, sizeof(nbuf), "%.*s", tl.event_len, tl.event);
+		snprintf(nbuf, sizeof(nbuf), "%.*s", rc.tl.event_len, rc.tl.event);
 		if (tt->t ? !ld_type_loaded(tt->t) : !ld_wanted(R->L, "", nbuf))
 			return 0;
-		return ld_emit_raw(R->L, tl.ts, tl.cpu, tl.pid, b, nbuf, tl.payload,
-				   tl.payload_len);
+		return ld_emit_raw(R->L, rc.tl.ts, rc.tl.cpu, rc.tl.pid, b, nbuf, rc.tl.payload,
+				   rc.tl.payload_len);
 	}
 	for (int i = 0; i < tt->nf; i++)
 		R->vals[i].kind = LD_NULL;
@@ -1650,12 +1659,12 @@ static int emit_record(struct text *R, size_t off, size_t *next)
 		if (k >= 0)
 			set_value(R, &R->vals[k], &tt->f[k], &kv[i]);
 	}
-	n = tl.comm_len < (int)sizeof(comm) ? tl.comm_len : (int)sizeof(comm) - 1;
-	memcpy(comm, tl.comm, n);
+	n = rc.tl.comm_len < (int)sizeof(comm) ? rc.tl.comm_len : (int)sizeof(comm) - 1;
+	memcpy(comm, rc.tl.comm, n);
 	comm[n] = '\0';
-	ret = ld_emit(R->L, tt->t, tl.ts, tl.cpu, tl.pid, b, comm, R->vals);
-	if (!ret && tl.tgid > 0)
-		ld_tgid(R->L, tl.pid, tl.tgid);
+	ret = ld_emit(R->L, tt->t, rc.tl.ts, rc.tl.cpu, rc.tl.pid, b, comm, R->vals);
+	if (!ret && rc.tl.tgid > 0)
+		ld_tgid(R->L, rc.tl.pid, rc.tl.tgid);
 	return ret;
 }
 
