@@ -54,10 +54,8 @@ void trax_trace_id_release(struct trax_trace_id *id)
 
 char **trax_result_keys(const struct trax_verdicts *v, int first, int n)
 {
-	char **keys = calloc(n + 1, sizeof(char *));
+	char **keys = xcalloc(n + 1, sizeof(char *));
 
-	if (!keys)
-		abort();
 	for (int i = 0; i < n; i++) {
 		const struct trax_result *r = &v->res[first + i];
 		struct strbuf sb = STRBUF_INIT;
@@ -332,17 +330,13 @@ int trax_baseline_load(const char *path, struct trax_baseline **out, struct trax
 				     path);
 		goto out;
 	}
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		abort();
+	b = xcalloc(1, sizeof(*b));
 	b->path = xstrdup(path);
 	x = json_object_get(json_object_get(root, "rules"), "sha256");
 	b->rules_sha256 = xstrdup(json_is_string(x) ? json_string_value(x) : "");
 	x = json_object_get(root, "traces");
 	b->ntraces = json_is_array(x) ? (int)json_array_size(x) : 0;
-	b->e = calloc(json_array_size(res) + 1, sizeof(*b->e));
-	if (!b->e)
-		abort();
+	b->e = xcalloc(json_array_size(res) + 1, sizeof(*b->e));
 	json_array_foreach(res, i, x) {
 		json_t *t = json_object_get(x, "trace"), *k = json_object_get(x, "key");
 		json_t *r = json_object_get(x, "rule"), *vd = json_object_get(x, "verdict");
@@ -487,12 +481,10 @@ int trax_baseline_compare(const struct trax_baseline *b, const struct trax_rules
 			  const struct trax_trace_id *ids, int nids, struct trax_verdicts *v,
 			  struct trax_error *err)
 {
-	char *used = calloc(b->n + 1, 1);
+	char *used = xcalloc(b->n + 1, 1);
 	struct strbuf note = STRBUF_INIT;
 
 	(void)err;
-	if (!used)
-		abort();
 	v->compared = 1;
 	free(v->baseline_path);
 	v->baseline_path = xstrdup(b->path);
@@ -538,9 +530,7 @@ int trax_baseline_compare(const struct trax_baseline *b, const struct trax_rules
 		if (nids > 1)
 			strbuf_addf(&sb, "trace#%d ", b->e[k].trace + 1);
 		strbuf_adds(&sb, b->e[k].key);
-		v->missing = realloc(v->missing, (v->nmissing + 1) * sizeof(char *));
-		if (!v->missing)
-			abort();
+		v->missing = xrealloc(v->missing, (v->nmissing + 1) * sizeof(char *));
 		v->missing[v->nmissing++] = strbuf_detach(&sb);
 	}
 	if (b->rules_sha256[0] && v->rules_sha256 && strcmp(b->rules_sha256, v->rules_sha256))

@@ -6,6 +6,7 @@
 #include "assert/assert-local.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct series {
 	struct aslice *s;
@@ -36,26 +37,20 @@ struct acache {
 
 struct acache *acache_alloc(sqlite3 *db, const int *want, int nwant, int full_scan)
 {
-	struct acache *c = calloc(1, sizeof(*c));
+	struct acache *c = xcalloc(1, sizeof(*c));
 
-	if (!c)
-		abort();
 	c->db = db;
 	c->full_scan = full_scan;
 	c->buffer = -1;
 	c->nwant = nwant;
-	c->want = malloc((nwant ? nwant : 1) * sizeof(int));
-	if (!c->want)
-		abort();
+	c->want = xmalloc((nwant ? nwant : 1) * sizeof(int));
 	for (int i = 0; i < nwant; i++) {
 		c->want[i] = want[i];
 		if (want[i] > c->maxutid)
 			c->maxutid = want[i];
 	}
-	c->wanted = calloc(c->maxutid + 1, 1);
-	c->ser = calloc(c->maxutid + 1, sizeof(*c->ser));
-	if (!c->wanted || !c->ser)
-		abort();
+	c->wanted = xcalloc(c->maxutid + 1, 1);
+	c->ser = xcalloc(c->maxutid + 1, sizeof(*c->ser));
 	for (int i = 0; i < nwant; i++)
 		if (want[i] >= 0)
 			c->wanted[want[i]] = 1;

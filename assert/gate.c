@@ -46,10 +46,8 @@ struct trax_gate {
 
 struct trax_gate *trax_gate_alloc(const struct trax_rules *rs, double alpha)
 {
-	struct trax_gate *g = calloc(1, sizeof(*g));
+	struct trax_gate *g = xcalloc(1, sizeof(*g));
 
-	if (!g)
-		abort();
 	g->rs = rs;
 	g->alpha = alpha;
 	return g;
@@ -95,9 +93,7 @@ static void add_value(struct grow *w, int side, double v)
 {
 	if (w->nvals[side] == w->cap[side]) {
 		w->cap[side] = w->cap[side] ? w->cap[side] * 2 : 8;
-		w->vals[side] = realloc(w->vals[side], w->cap[side] * sizeof(double));
-		if (!w->vals[side])
-			abort();
+		w->vals[side] = xrealloc(w->vals[side], w->cap[side] * sizeof(double));
 	}
 	w->vals[side][w->nvals[side]++] = v;
 }
@@ -108,9 +104,7 @@ int trax_gate_add(struct trax_gate *g, enum trax_gate_side side, const char *tra
 	char **keys = trax_result_keys(v, 0, v->n);
 
 	(void)err;
-	g->traces[side] = realloc(g->traces[side], (g->ntraces[side] + 1) * sizeof(char *));
-	if (!g->traces[side])
-		abort();
+	g->traces[side] = xrealloc(g->traces[side], (g->ntraces[side] + 1) * sizeof(char *));
 	g->traces[side][g->ntraces[side]++] = xstrdup(trace);
 	for (int i = 0; i < v->n; i++) {
 		const struct trax_result *r = &v->res[i];

@@ -12,6 +12,7 @@
 #include "parse/parse.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* ---- small helpers ---- */
 
@@ -233,9 +234,7 @@ static int add_task(struct trax_task **tasks, int *n, int *cap, int utid, int pi
 			return 0;
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
-		*tasks = realloc(*tasks, *cap * sizeof(**tasks));
-		if (!*tasks)
-			abort();
+		*tasks = xrealloc(*tasks, *cap * sizeof(**tasks));
 	}
 	(*tasks)[*n].utid = utid;
 	(*tasks)[*n].pid = pid;
@@ -334,9 +333,7 @@ static int get_slices(struct acache *c, const int *utids, int n, int buffer, int
 			return ret;
 		if (out->n + ns > out->cap) {
 			out->cap = out->n + ns + 16;
-			out->s = realloc(out->s, out->cap * sizeof(*out->s));
-			if (!out->s)
-				abort();
+			out->s = xrealloc(out->s, out->cap * sizeof(*out->s));
 		}
 		for (int i = 0; i < ns; i++)
 			if (!(drop && (s[i].clipped & 3)))
@@ -473,9 +470,7 @@ static int sched_metric(struct acache *c, const struct trax_rule *r, const int *
 		break;
 	case TRAX_METRIC_ACTIVATIONS:
 	case TRAX_METRIC_PERIOD:
-		acts = malloc((sl.n + 1) * sizeof(double));
-		if (!acts)
-			abort();
+		acts = xmalloc((sl.n + 1) * sizeof(double));
 		for (int i = 0; i < sl.n; i++) {
 			const struct aslice *s = &sl.s[i];
 
@@ -560,9 +555,7 @@ static int busy_metric(struct acache *c, const struct trax_rule *r, const int *u
 		for (int i = 0; i < n; i++)
 			if (utids[i] > maxu)
 				maxu = utids[i];
-		want = calloc(maxu + 2, 1);
-		if (!want)
-			abort();
+		want = xcalloc(maxu + 2, 1);
 		for (int i = 0; i < n; i++)
 			want[utids[i]] = 1;
 	}
@@ -741,9 +734,7 @@ static int held_intervals(const struct sample *s, int n, const struct trax_span 
 {
 	int m = 0;
 
-	*out = malloc((n + 1) * sizeof(**out));
-	if (!*out)
-		abort();
+	*out = xmalloc((n + 1) * sizeof(**out));
 	for (int i = 0; i < n; i++) {
 		int64_t end = i + 1 < n ? s[i + 1].ts : trace_end;
 		int64_t ov = overlap(s[i].ts, end - s[i].ts, w);

@@ -12,6 +12,7 @@
 #include "parse/parse.h"
 #include "rules/rules.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 const char cmd_check_usage[] =
 	"usage: trax check RULES.json TRACE|DB... [--format tap|junit|json|text] [-o FILE]\n"
@@ -113,9 +114,7 @@ int cmd_check(int argc, char **argv)
 		int nin = argc - optind;
 
 		if (base_path) {
-			in = calloc(nin + 1, sizeof(*in));
-			if (!in)
-				abort();
+			in = xcalloc(nin + 1, sizeof(*in));
 			memcpy(in, argv + optind, nin * sizeof(*in));
 			in[nin++] = base_path;
 		}
@@ -137,9 +136,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	events = trax_rules_events(rs);
-	ids = calloc(argc - optind, sizeof(*ids));
-	if (!ids)
-		abort();
+	ids = xcalloc(argc - optind, sizeof(*ids));
 	for (int i = optind + 1; i < argc; i++) {
 		struct trax_trace_id *id = &ids[nids];
 		sqlite3 *db = NULL;

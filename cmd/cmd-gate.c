@@ -11,6 +11,7 @@
 #include "parse/parse.h"
 #include "rules/rules.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 const char cmd_gate_usage[] =
 	"usage: trax gate --rules RULES.json --base TRACE|DB... --new TRACE|DB...\n"
@@ -86,11 +87,8 @@ int cmd_gate(int argc, char **argv)
 
 	if (cmd_wants_help(argc, argv, cmd_gate_usage))
 		return EXIT_OK;
-	for (int s = 0; s < 2; s++) {
-		runs[s] = calloc(argc, sizeof(char *));
-		if (!runs[s])
-			abort();
-	}
+	for (int s = 0; s < 2; s++)
+		runs[s] = xcalloc(argc, sizeof(char *));
 	optind = 1;
 	/* '-': runs come back in order (as 1), each to the side named last; after "--" every
 	 * argument is a run */
@@ -162,11 +160,9 @@ int cmd_gate(int argc, char **argv)
 		goto out;
 	}
 	{
-		const char **in = calloc(nruns[0] + nruns[1] + 1, sizeof(*in)), *outs[] = { outpath };
+		const char **in = xcalloc(nruns[0] + nruns[1] + 1, sizeof(*in)), *outs[] = { outpath };
 		int nin = 0, bad;
 
-		if (!in)
-			abort();
 		in[nin++] = rules;
 		for (int s = 0; s < 2; s++)
 			for (int i = 0; i < nruns[s]; i++)

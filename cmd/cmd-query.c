@@ -13,6 +13,7 @@
 #include "parse/parse.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 const char cmd_query_usage[] =
 	"usage: trax query TRACE|DB SQL [--format table|csv|json] [--events LIST]\n"
@@ -84,11 +85,9 @@ static void table_add(struct table *t, const char *s)
 
 static void table_print(struct table *t)
 {
-	int *w = calloc(t->ncols, sizeof(int));
+	int *w = xcalloc(t->ncols, sizeof(int));
 	size_t rows = t->ncols ? t->n / t->ncols : 0;
 
-	if (!w)
-		abort();
 	for (size_t i = 0; i < t->n; i++) {
 		int len = strlen(t->cells[i]);
 

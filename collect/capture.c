@@ -110,9 +110,7 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 		return trax_error_set(err, TRAX_E_USAGE, "a negative duration");
 	if (opts->presets && ev_check_presets(opts->presets, err))
 		return -TRAX_E_USAGE;	/* a usage error: said before root and tracefs are needed */
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
+	c = xcalloc(1, sizeof(*c));
 	c->o = *opts;
 	c->log_fd = -1;
 	c->old_cmdlines = -1;
@@ -339,9 +337,7 @@ static int read_file(const char *path, struct dat_blob *b)
 
 		if (b->len + 65536 > cap) {
 			cap = cap ? 2 * cap : 65536 * 2;
-			b->data = realloc(b->data, cap);
-			if (!b->data)
-				abort();
+			b->data = xrealloc(b->data, cap);
 		}
 		n = read(fd, b->data + b->len, cap - b->len - 1);
 		if (n < 0 && errno == EINTR)
@@ -529,9 +525,7 @@ static int extract_events(struct trax_capture *c, struct trax_error *err)
 
 					if (e->n == e->cap) {
 						e->cap = e->cap ? 2 * e->cap : 32;
-						e->v = realloc(e->v, e->cap * sizeof(*e->v));
-						if (!e->v)
-							abort();
+						e->v = xrealloc(e->v, e->cap * sizeof(*e->v));
 					}
 					e->v[e->n].system = xstrdup(one.v[i].system);
 					e->v[e->n].name = xstrdup(one.v[i].name);
@@ -651,9 +645,7 @@ static int ftrace_formats(struct trax_capture *c, struct dat_blob **out, int *n)
 
 	snprintf(path, sizeof(path), "%s/events/ftrace", c->tdir);
 	k = scandir(path, &ents, NULL, alphasort);
-	*out = calloc(k > 0 ? k : 1, sizeof(**out));
-	if (!*out)
-		abort();
+	*out = xcalloc(k > 0 ? k : 1, sizeof(**out));
 	for (int i = 0; i < k; i++) {
 		char rel[PATH_MAX];
 
@@ -677,12 +669,10 @@ static int write_trace(struct trax_capture *c, const char *path, char **cpustats
 	struct dat_info in = { 0 };
 	struct utsname u;
 	char uname_buf[1024], version[64];
-	int *fds = calloc(c->ncpus, sizeof(int));
-	uint64_t *sizes = calloc(c->ncpus, sizeof(uint64_t));
+	int *fds = xcalloc(c->ncpus, sizeof(int));
+	uint64_t *sizes = xcalloc(c->ncpus, sizeof(uint64_t));
 	int ret;
 
-	if (!fds || !sizes)
-		abort();
 	in.label = c->out;
 	in.page_size = c->page_size;
 	in.ncpus = c->ncpus;
@@ -695,9 +685,7 @@ static int write_trace(struct trax_capture *c, const char *path, char **cpustats
 	ftrace_formats(c, &in.ftrace, &in.nftrace);
 	in.nevents = c->ev.n;
 	in.event_names = c->ev.v;
-	in.events = calloc(c->ev.n ? c->ev.n : 1, sizeof(*in.events));
-	if (!in.events)
-		abort();
+	in.events = xcalloc(c->ev.n ? c->ev.n : 1, sizeof(*in.events));
 	for (int i = 0; i < c->ev.n; i++) {
 		char rel[PATH_MAX];
 
@@ -771,9 +759,7 @@ static void count_marks(struct trax_capture *c, int cpu, uint64_t overrun)
 		return;
 	}
 	nck = drain_cpu_checkpoints(c->drain, cpu, &ck);
-	want = calloc(nm, sizeof(*want));
-	if (!want)
-		abort();
+	want = xcalloc(nm, sizeof(*want));
 	for (int i = 0; i < nm; i++) {
 		if (m[i].count >= 0) {
 			seen += m[i].count;
@@ -798,16 +784,12 @@ static void count_marks(struct trax_capture *c, int cpu, uint64_t overrun)
 			continue;
 		if (!dat_store_lost(fd, m[i].off, c->page_size, c->long_size, want[i]))
 			continue;
-		c->splits = realloc(c->splits, (c->nsplits + 1) * sizeof(*c->splits));
-		if (!c->splits)
-			abort();
+		c->splits = xrealloc(c->splits, (c->nsplits + 1) * sizeof(*c->splits));
 		sp = &c->splits[c->nsplits];
 		sp->cpu = cpu;
 		sp->off = m[i].off;
 		sp->count = want[i];
-		sp->pages = malloc(2 * c->page_size);
-		if (!sp->pages)
-			abort();
+		sp->pages = xmalloc(2 * c->page_size);
 		if (dat_split_lost(fd, m[i].off, c->page_size, c->long_size, want[i], sp->pages))
 			free(sp->pages);	/* left without a count */
 		else
@@ -1011,9 +993,7 @@ stop:
 	ret = drain_stop(c->drain, err);
 	if (ret)
 		goto out;
-	cpustats = calloc(c->ncpus, sizeof(char *));
-	if (!cpustats)
-		abort();
+	cpustats = xcalloc(c->ncpus, sizeof(char *));
 	collect_stats(c, cpustats);
 	warn_lines(c, c->notes.buf);
 	if (c->st.unknown_lost_pages)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "collect/collect-local.h"
+#include "util/xalloc.h"
 
 /*
  * Layout (trace-cmd.dat.v6(5)): magic, "6", endianness, long size, page size; header_page and
@@ -213,11 +214,9 @@ static void put_header(struct out *o, const struct dat_info *in, const uint64_t 
 /* Count the header's bytes without writing them. */
 static uint64_t header_size(const struct dat_info *in)
 {
-	struct out *o = calloc(1, sizeof(*o));
+	struct out *o = xcalloc(1, sizeof(*o));
 	uint64_t n;
 
-	if (!o)
-		abort();
 	o->fd = -1;
 	o->err = EBADF;		/* nothing is written */
 	put_header(o, in, NULL);
@@ -272,10 +271,8 @@ int dat_write(const char *path, const struct dat_info *in, struct trax_error *er
 	if (in->page_size <= 0 || (in->page_size & (in->page_size - 1)))
 		return trax_error_set(err, TRAX_E_USAGE, "%s: bad page size %d", path,
 				      in->page_size);
-	o = calloc(1, sizeof(*o));
-	offsets = calloc(in->ncpus ? in->ncpus : 1, sizeof(*offsets));
-	if (!o || !offsets)
-		abort();
+	o = xcalloc(1, sizeof(*o));
+	offsets = xcalloc(in->ncpus ? in->ncpus : 1, sizeof(*offsets));
 	hdr = header_size(in);
 	pos = (hdr + in->page_size - 1) / in->page_size * in->page_size;
 	for (int cpu = 0; cpu < in->ncpus; cpu++) {
@@ -517,9 +514,7 @@ int dat_list_marks(int fd, uint64_t size, int page_size, int long_size, struct d
 		len = commit & RB_COMMIT_MASK;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
-			*marks = realloc(*marks, cap * sizeof(**marks));
-			if (!*marks)
-				abort();
+			*marks = xrealloc(*marks, cap * sizeof(**marks));
 		}
 		(*marks)[*n].off = off;
 		(*marks)[*n].count = -1;

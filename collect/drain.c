@@ -14,6 +14,7 @@
 #include <tracefs.h>
 
 #include "collect/collect-local.h"
+#include "util/xalloc.h"
 
 /*
  * Two threads. The reader polls every CPU's trace_pipe_raw (the kernel wakes it when a
@@ -100,9 +101,7 @@ static void checkpoint(struct drain_cpu *c)
 	c->overrun = v;
 	if (c->nck == c->cck) {
 		c->cck = c->cck ? 2 * c->cck : 16;
-		c->ck = realloc(c->ck, c->cck * sizeof(*c->ck));
-		if (!c->ck)
-			abort();
+		c->ck = xrealloc(c->ck, c->cck * sizeof(*c->ck));
 	}
 	c->ck[c->nck].bytes = c->moved;
 	c->ck[c->nck].overrun = v;
@@ -158,11 +157,9 @@ static int pipe_put(struct drain *d, struct drain_cpu *c, const char *buf, size_
 /* Tracing is off: what is left, full pages first, then the partial ones (read()). */
 static void final_pages(struct drain *d, struct drain_cpu *c, int cpu)
 {
-	char *buf = malloc(d->page_size);
+	char *buf = xmalloc(d->page_size);
 	int n;
 
-	if (!buf)
-		abort();
 	for (;;) {
 		struct pollfd p = { .fd = c->pipe[1], .events = POLLOUT };
 		uint64_t before = c->moved;
@@ -187,11 +184,9 @@ static void final_pages(struct drain *d, struct drain_cpu *c, int cpu)
 static void *reader_thread(void *arg)
 {
 	struct drain *d = arg;
-	struct pollfd *pfd = calloc(d->ncpus + 1, sizeof(*pfd));
+	struct pollfd *pfd = xcalloc(d->ncpus + 1, sizeof(*pfd));
 	struct sched_param sp = { .sched_priority = 1 };
 
-	if (!pfd)
-		abort();
 	/*
 	 * The lowest real-time priority: above every normal task, so a busy system cannot
 	 * starve the reader into overruns, and below any real-time workload.
@@ -229,12 +224,10 @@ static void *reader_thread(void *arg)
 static void *writer_thread(void *arg)
 {
 	struct drain *d = arg;
-	struct pollfd *pfd = calloc(d->ncpus, sizeof(*pfd));
+	struct pollfd *pfd = xcalloc(d->ncpus, sizeof(*pfd));
 	struct sched_param sp = { .sched_priority = 1 };
 	int open_pipes = d->ncpus;
 
-	if (!pfd)
-		abort();
 	/* as the reader: a loaded system must not keep the pipes full (it mostly sleeps in I/O) */
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	while (open_pipes && !d->failed) {
@@ -277,21 +270,17 @@ static void *writer_thread(void *arg)
 int drain_start(struct tracefs_instance *inst, int ncpus, int page_size, const char *tmp_prefix,
 		const char *label, struct drain **out, struct trax_error *err)
 {
-	struct drain *d = calloc(1, sizeof(*d));
+	struct drain *d = xcalloc(1, sizeof(*d));
 	sigset_t all, old;
 	int ret = 0;
 
-	if (!d)
-		abort();
 	*out = d;
 	d->ncpus = ncpus;
 	d->page_size = page_size;
 	d->label = label;
 	d->wake[0] = d->wake[1] = -1;
 	pthread_mutex_init(&d->lock, NULL);
-	d->cpu = calloc(ncpus, sizeof(*d->cpu));
-	if (!d->cpu)
-		abort();
+	d->cpu = xcalloc(ncpus, sizeof(*d->cpu));
 	for (int i = 0; i < ncpus; i++) {
 		struct drain_cpu *c = &d->cpu[i];
 

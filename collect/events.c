@@ -34,9 +34,7 @@ static void presets_build(void)
 	for (size_t p = 0; p < NPRESETS; p++) {
 		size_t n = 0;
 
-		preset_events[p] = calloc(rows + 1, sizeof(*preset_events[p]));
-		if (!preset_events[p])
-			abort();
+		preset_events[p] = xcalloc(rows + 1, sizeof(*preset_events[p]));
 		for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++) {
 			struct strbuf sb = STRBUF_INIT;
 
@@ -86,9 +84,7 @@ static void ev_list_add(struct ev_list *l, const char *system, size_t slen, cons
 	}
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 32;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-		if (!l->v)
-			abort();
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
 	l->v[l->n].system = s;
 	l->v[l->n].name = n;

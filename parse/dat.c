@@ -22,6 +22,7 @@
 #include "parse/tracecmd-local.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
 
@@ -161,17 +162,13 @@ static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_ty
 {
 	struct tep_format_field **fields = tep_event_fields(ev);
 	struct ld_field_def *defs;
-	struct dtype *dt = calloc(1, sizeof(*dt));
+	struct dtype *dt = xcalloc(1, sizeof(*dt));
 	int n = 0;
 
-	if (!dt)
-		abort();
 	for (int i = 0; fields && fields[i]; i++)
 		n++;
-	defs = calloc(n ? n : 1, sizeof(*defs));
-	dt->f = calloc(n ? n : 1, sizeof(*dt->f));
-	if (!defs || !dt->f)
-		abort();
+	defs = xcalloc(n ? n : 1, sizeof(*defs));
+	dt->f = xcalloc(n ? n : 1, sizeof(*dt->f));
 	for (int i = 0; i < n; i++) {
 		struct tep_format_field *f = fields[i];
 		struct dfield *df = &dt->f[i];
@@ -221,10 +218,8 @@ static struct dtype *dtype_new(struct dat *D, struct tep_event *ev, struct ld_ty
 	free(defs);
 	free(fields);
 	if (n > D->nvals) {
-		D->vals = realloc(D->vals, n * sizeof(*D->vals));
-		D->strs = realloc(D->strs, n * sizeof(*D->strs));
-		if (!D->vals || !D->strs)
-			abort();
+		D->vals = xrealloc(D->vals, n * sizeof(*D->vals));
+		D->strs = xrealloc(D->strs, n * sizeof(*D->strs));
 		for (int i = D->nstrs; i < n; i++)
 			D->strs[i] = (struct strbuf)STRBUF_INIT;
 		D->nvals = D->nstrs = n;
@@ -242,10 +237,8 @@ static int register_types(struct dat *D, int h)
 	for (int i = 0; evs && evs[i]; i++)
 		if (evs[i]->id > max)
 			max = evs[i]->id;
-	D->types[h] = calloc(max + 1, sizeof(struct dtype *));
+	D->types[h] = xcalloc(max + 1, sizeof(struct dtype *));
 	D->ntypes[h] = max + 1;
-	if (!D->types[h])
-		abort();
 	for (int i = 0; evs && evs[i]; i++) {
 		struct tep_event *ev = evs[i];
 		/* An event already met in an earlier buffer keeps its loader type (one table);
@@ -934,11 +927,9 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 
 	/* The top-level buffer and each instance buffer; keep those holding records. */
 	nall = 1 + tracecmd_buffer_instances(D.top);
-	all = calloc(nall, sizeof(*all));
-	names = calloc(nall, sizeof(*names));
-	D.handles = calloc(nall, sizeof(*D.handles));
-	if (!all || !names || !D.handles)
-		abort();
+	all = xcalloc(nall, sizeof(*all));
+	names = xcalloc(nall, sizeof(*names));
+	D.handles = xcalloc(nall, sizeof(*D.handles));
 	all[0] = D.top;
 	names[0] = "";
 	for (int i = 1; i < nall; i++) {
@@ -978,10 +969,8 @@ int dat_read(struct loader *L, const char *path, struct trax_error *err)
 		for (int i = 0; i < nall; i++)
 			if (all[i] == D.handles[b])
 				ld_set_buffer_name(L, b, names[i] ? names[i] : "");
-	D.types = calloc(D.nhandles, sizeof(*D.types));
-	D.ntypes = calloc(D.nhandles, sizeof(*D.ntypes));
-	if (!D.types || !D.ntypes)
-		abort();
+	D.types = xcalloc(D.nhandles, sizeof(*D.types));
+	D.ntypes = xcalloc(D.nhandles, sizeof(*D.ntypes));
 	for (int b = 0; b < D.nhandles; b++)
 		register_types(&D, b);
 	ld_set_state_decoder(L, state_decode, &D);

@@ -7,6 +7,7 @@
 
 #include "parse/dbw.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
 
 #define DBW_CHUNK	(1u << 20)
 #define DBW_QUEUE	8
@@ -200,9 +201,7 @@ static void prepare_batch(struct dbw *w, struct wstmt *ws, const char *sql)
 		return;
 	plen = values + 6 - sql;
 	glen = strlen(values + 6);
-	batch = malloc(plen + DBW_BATCH * (glen + 1) + 1);
-	if (!batch)
-		abort();
+	batch = xmalloc(plen + DBW_BATCH * (glen + 1) + 1);
 	memcpy(batch, sql, plen);
 	q = batch + plen;
 	for (int i = 0; i < DBW_BATCH; i++) {
@@ -243,9 +242,7 @@ static void replay(struct dbw *w, struct chunk *c)
 
 				while (n <= (int)id)
 					n *= 2;
-				w->stmts = realloc(w->stmts, n * sizeof(*w->stmts));
-				if (!w->stmts)
-					abort();
+				w->stmts = xrealloc(w->stmts, n * sizeof(*w->stmts));
 				memset(w->stmts + w->nstmts, 0, (n - w->nstmts) * sizeof(*w->stmts));
 				w->nstmts = n;
 			}
@@ -268,9 +265,7 @@ static void replay(struct dbw *w, struct chunk *c)
 			}
 			if (ws->plen + (p - start) > ws->pcap) {
 				ws->pcap = (ws->plen + (p - start)) * 2 + 256;
-				ws->pend = realloc(ws->pend, ws->pcap);
-				if (!ws->pend)
-					abort();
+				ws->pend = xrealloc(ws->pend, ws->pcap);
 			}
 			memcpy(ws->pend + ws->plen, start, p - start);
 			ws->plen += p - start;

@@ -665,9 +665,7 @@ static char *dup_or_null(const char *s)
 
 	if (!s)
 		return NULL;
-	r = strdup(s);
-	if (!r)
-		abort();
+	r = xstrdup(s);
 	return r;
 }
 

@@ -66,9 +66,7 @@ int trax_event_known(const char *name, const char **near)
 
 	for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++)
 		n += EV_SPELLINGS;
-	names = calloc(n + 1, sizeof(*names));
-	if (!names)
-		abort();
+	names = xcalloc(n + 1, sizeof(*names));
 	n = 0;
 	for (const struct ev_fact *f = ev_catalogue; f->spell[0].name; f++)
 		for (int k = 0; k < EV_SPELLINGS && f->spell[k].name; k++) {
@@ -132,15 +130,11 @@ static void parse_filter(struct loader *L, const char *events)
 		char *item;
 
 		if (n) {
-			item = strndup(p, n);
-			if (!item)
-				abort();
+			item = xstrndup(p, n);
 			for (char *q = item; *q; q++)
 				if (*q == '/')
 					*q = ':';
-			L->ev_filter = realloc(L->ev_filter, (L->nev_filter + 1) * sizeof(char *));
-			if (!L->ev_filter)
-				abort();
+			L->ev_filter = xrealloc(L->ev_filter, (L->nev_filter + 1) * sizeof(char *));
 			L->ev_filter[L->nev_filter++] = item;
 		}
 		p += n;
@@ -306,18 +300,14 @@ static char *column_name(const struct ld_type *t, int i)
 struct ld_type *ld_type_add(struct loader *L, const char *system, const char *name,
 			    int nfields, const struct ld_field_def *fields)
 {
-	struct ld_type *t = calloc(1, sizeof(*t));
+	struct ld_type *t = xcalloc(1, sizeof(*t));
 
-	if (!t)
-		abort();
 	t->id = ++L->ntypes;
 	t->system = xstrdup(system);
 	t->name = xstrdup(name);
 	t->nfields = nfields;
-	t->fields = calloc(nfields ? nfields : 1, sizeof(*t->fields));
-	t->colnames = calloc(nfields ? nfields : 1, sizeof(char *));
-	if (!t->fields || !t->colnames)
-		abort();
+	t->fields = xcalloc(nfields ? nfields : 1, sizeof(*t->fields));
+	t->colnames = xcalloc(nfields ? nfields : 1, sizeof(char *));
 	for (int i = 0; i < nfields; i++) {
 		t->fields[i] = fields[i];
 		t->fields[i].name = xstrdup(fields[i].name);
@@ -350,13 +340,11 @@ void ld_set_cpus(struct loader *L, int nbuffers, int ncpus)
 	n = (size_t)nbuffers * ncpus;
 	L->nbuffers = nbuffers;
 	L->ncpus = ncpus;
-	L->cpu_first = calloc(n, sizeof(uint64_t));
-	L->cpu_last = calloc(n, sizeof(uint64_t));
-	L->cpu_lost = calloc(n, sizeof(int64_t));
-	L->cpu_seen = calloc(n, 1);
-	L->buffer_names = calloc(nbuffers, sizeof(char *));
-	if (!L->cpu_first || !L->cpu_last || !L->cpu_lost || !L->buffer_names || !L->cpu_seen)
-		abort();
+	L->cpu_first = xcalloc(n, sizeof(uint64_t));
+	L->cpu_last = xcalloc(n, sizeof(uint64_t));
+	L->cpu_lost = xcalloc(n, sizeof(int64_t));
+	L->cpu_seen = xcalloc(n, 1);
+	L->buffer_names = xcalloc(nbuffers, sizeof(char *));
 }
 
 void ld_seen(struct loader *L, int buffer, int cpu, uint64_t ts)
@@ -855,7 +843,6 @@ static int create_indexes(struct loader *L, struct trax_error *err)
 	strbuf_release(&sb);
 	return ret;
 }
-
 
 int ld_finish(struct loader *L, struct trax_load_stats *st)
 {

@@ -1124,9 +1124,7 @@ static void names_grow(struct text *R)
 	size_t ocap = R->ncap;
 
 	R->ncap = ocap ? ocap * 2 : 256;
-	R->names = calloc(R->ncap, sizeof(*R->names));
-	if (!R->names)
-		abort();
+	R->names = xcalloc(R->ncap, sizeof(*R->names));
 	for (size_t i = 0; i < ocap; i++)
 		if (old[i].name)
 			*name_slot(R, old[i].name, old[i].len) = old[i];
@@ -1169,9 +1167,7 @@ static struct ttype *type_get(struct text *R, const char *ev, int len)
 	if (!tt) {
 		const char *name = b ? b->spell[sp].name : NULL;
 
-		tt = calloc(1, sizeof(*tt));
-		if (!tt)
-			abort();
+		tt = xcalloc(1, sizeof(*tt));
 		tt->b = b;
 		tt->spell = sp;
 		tt->name = b ? xmemdup0(name, strlen(name)) : xmemdup0(ev, len);
@@ -1489,9 +1485,7 @@ static void register_types(struct text *R)
 
 		if (!tt->nf)
 			continue;
-		defs = calloc(tt->nf, sizeof(*defs));
-		if (!defs)
-			abort();
+		defs = xcalloc(tt->nf, sizeof(*defs));
 		for (int i = 0; i < tt->nf; i++) {
 			const struct tfield *f = &tt->f[i];
 
@@ -1513,10 +1507,8 @@ static void register_types(struct text *R)
 		if (tt->nf > maxf)
 			maxf = tt->nf;
 	}
-	R->vals = calloc(maxf, sizeof(*R->vals));
+	R->vals = xcalloc(maxf, sizeof(*R->vals));
 	R->nvals = maxf;
-	if (!R->vals)
-		abort();
 }
 
 /* A value of a field, typed as its column. Integers that do not parse keep their text. */
@@ -1776,9 +1768,7 @@ static int text_read_all(struct text *RR, struct trax_error *err)
 	}
 
 	/* Buffers: the unprefixed one first, then instances in order of first appearance. */
-	R.buf_index = calloc(R.nbufs, sizeof(int));
-	if (!R.buf_index)
-		abort();
+	R.buf_index = xcalloc(R.nbufs, sizeof(int));
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < R.nbufs; i++)
 			if ((pass == 0) == (R.bufs[i].len == 0))
@@ -1787,9 +1777,7 @@ static int text_read_all(struct text *RR, struct trax_error *err)
 	ld_set_cpus(L, R.nbufs, R.ncpus);
 	for (int i = 0; i < R.nbufs; i++)
 		ld_set_buffer_name(L, R.buf_index[i], R.bufs[i].name);
-	R.lost_pend = malloc((size_t)R.nbufs * R.ncpus * sizeof(int64_t));
-	if (!R.lost_pend)
-		abort();
+	R.lost_pend = xmalloc((size_t)R.nbufs * R.ncpus * sizeof(int64_t));
 	for (size_t i = 0; i < (size_t)R.nbufs * R.ncpus; i++)
 		R.lost_pend[i] = INT64_MIN;
 	register_types(&R);

@@ -296,10 +296,8 @@ static const char *unit_hint(struct hint *h, const char *unit)
 /* The hint for a misspelt topology group: the nearest group of the file. */
 static const char *group_hint(struct hint *h, const struct trax_rules *rs, const char *name)
 {
-	const char **names = calloc(rs->ngroups + 1, sizeof(*names));
+	const char **names = xcalloc(rs->ngroups + 1, sizeof(*names));
 
-	if (!names)
-		abort();
 	for (int i = 0; i < rs->ngroups; i++)
 		names[i] = rs->groups[i].name;
 	hint(h, name, names, rs->ngroups);
@@ -312,9 +310,7 @@ static int group_cpus(const struct trax_rules *rs, const char *name, int **cpus,
 	for (int i = 0; i < rs->ngroups; i++) {
 		if (!strcmp(rs->groups[i].name, name)) {
 			*n = rs->groups[i].ncpus;
-			*cpus = malloc(*n * sizeof(int) + 1);
-			if (!*cpus)
-				abort();
+			*cpus = xmalloc(*n * sizeof(int) + 1);
 			memcpy(*cpus, rs->groups[i].cpus, *n * sizeof(int));
 			return 0;
 		}
@@ -530,9 +526,7 @@ static int parse_cpu_list(struct ctx *c, const char *key, json_t *v, int **cpus,
 	}
 	if (!json_is_array(v) || !json_array_size(v))
 		return fail(c, key, "expected a topology group name or a list of CPUs");
-	*cpus = calloc(json_array_size(v) + 1, sizeof(int));
-	if (!*cpus)
-		abort();
+	*cpus = xcalloc(json_array_size(v) + 1, sizeof(int));
 	json_array_foreach(v, i, e) {
 		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
 		    json_integer_value(e) > 4095)
@@ -665,7 +659,6 @@ struct named_window {
 	struct trax_window w;
 	int bad;		/* it had a problem (already recorded) */
 };
-
 
 /* regcomp of a long or deeply grouped regex can take seconds (5000 nested groups: 25 s), and
  * counted repetitions multiply its size ((a{100}){100}): refuse them first. Groups are counted
@@ -1034,17 +1027,13 @@ static int string_list(struct ctx *c, const char *key, json_t *v, char ***out, i
 	json_t *e;
 
 	if (json_is_string(v)) {
-		*out = calloc(2, sizeof(char *));
-		if (!*out)
-			abort();
+		*out = xcalloc(2, sizeof(char *));
 		(*out)[(*n)++] = xstrdup(json_string_value(v));
 		return 0;
 	}
 	if (!json_is_array(v) || !json_array_size(v))
 		return fail(c, key, "expected a name or a list of names");
-	*out = calloc(json_array_size(v) + 1, sizeof(char *));
-	if (!*out)
-		abort();
+	*out = xcalloc(json_array_size(v) + 1, sizeof(char *));
 	json_array_foreach(v, i, e) {
 		if (!json_is_string(e))
 			return fail(c, key, "item %zu: expected a name", i);
@@ -1130,11 +1119,9 @@ static const char **rule_key_names(const struct metric_spec *sp)
 {
 	size_t n = sizeof(common_keys) / sizeof(common_keys[0]) +
 		   sizeof(metric_keys) / sizeof(metric_keys[0]);
-	const char **names = calloc(n + 1, sizeof(*names));
+	const char **names = xcalloc(n + 1, sizeof(*names));
 	int m = 0;
 
-	if (!names)
-		abort();
 	for (int i = 0; common_keys[i]; i++)
 		names[m++] = common_keys[i];
 	for (int i = 0; metric_keys[i].key; i++)
@@ -1196,9 +1183,7 @@ static int parse_requires(struct ctx *c, json_t *v, struct trax_rule *r)
 	if (!json_is_string(v) && !json_is_array(v))
 		return fail(c, "requires", "expected an event name or a list of them");
 	n = json_is_array(v) ? json_array_size(v) : 1;
-	r->requires = calloc(n + 1, sizeof(char *));
-	if (!r->requires)
-		abort();
+	r->requires = xcalloc(n + 1, sizeof(char *));
 	for (i = 0; i < n; i++) {
 		json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
 		const char *name, *near = NULL;
@@ -1245,9 +1230,7 @@ static int parse_rule_window(struct ctx *c, json_t *v, struct trax_rule *r,
 			return 0;
 		}
 	}
-	names = calloc(nwins + 2, sizeof(*names));
-	if (!names)
-		abort();
+	names = xcalloc(nwins + 2, sizeof(*names));
 	for (i = 0; i < nwins; i++)
 		names[i] = wins[i].name;
 	names[i] = "complete";
@@ -1605,9 +1588,7 @@ static void parse_topology(struct ctx *c, json_t *v, struct trax_rules *rs)
 		fail(c, "topology", "expected {\"name\": [cpus], ...}");
 		return;
 	}
-	rs->groups = calloc(json_object_size(v) + 1, sizeof(*rs->groups));
-	if (!rs->groups)
-		abort();
+	rs->groups = xcalloc(json_object_size(v) + 1, sizeof(*rs->groups));
 	json_object_foreach(v, k, x) {
 		/* a group with a problem keeps its name: rules naming it are not wrong too */
 		struct trax_group *g = &rs->groups[rs->ngroups++];
@@ -1632,9 +1613,7 @@ static void parse_windows(struct ctx *c, json_t *v, struct named_window **wins, 
 		fail(c, "windows", "expected {\"name\": {...}, ...}");
 		return;
 	}
-	*wins = calloc(json_object_size(v) + 1, sizeof(**wins));
-	if (!*wins)
-		abort();
+	*wins = xcalloc(json_object_size(v) + 1, sizeof(**wins));
 	json_object_foreach(v, k, x) {
 		struct named_window *nw = &(*wins)[(*nwins)++];
 		char key[160];
@@ -1677,9 +1656,7 @@ int trax_rules_parse(const char *text, const char *path, struct trax_rules **out
 		}
 		return -TRAX_E_RULES;
 	}
-	rs = calloc(1, sizeof(*rs));
-	if (!rs)
-		abort();
+	rs = xcalloc(1, sizeof(*rs));
 	rs->path = xstrdup(path);
 	sha256_hex(text, strlen(text), rs->sha256);
 	c.rs = rs;
@@ -1708,9 +1685,7 @@ int trax_rules_parse(const char *text, const char *path, struct trax_rules **out
 		fail(&c, "rules", "no rules");
 		goto out;
 	}
-	rs->rules = calloc(json_array_size(v), sizeof(*rs->rules));
-	if (!rs->rules)
-		abort();
+	rs->rules = xcalloc(json_array_size(v), sizeof(*rs->rules));
 	json_array_foreach(v, i, x) {
 		c.index = i;
 		c.id = NULL;

@@ -11,6 +11,7 @@
 #include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/tmpfiles.h"
+#include "util/xalloc.h"
 
 int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_error *err)
 {
@@ -35,9 +36,7 @@ int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_erro
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(e));
 	}
 	o->tmp = strbuf_detach(&sb);
-	o->path = strdup(path);
-	if (!o->path)
-		abort();
+	o->path = xstrdup(path);
 	return 0;
 }
 

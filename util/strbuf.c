@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 char strbuf_empty[1];
 
@@ -19,9 +20,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		need = sb->alloc * 2;
 	if (need < 64)
 		need = 64;
-	nb = realloc(sb->alloc ? sb->buf : NULL, need);
-	if (!nb)
-		abort();
+	nb = xrealloc(sb->alloc ? sb->buf : NULL, need);
 	if (!sb->alloc)
 		nb[0] = '\0';
 	sb->buf = nb;
