@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plot/plot-local.h"
+#include "util/xalloc.h"
 
 /*
  * A counter sample holds until the next sample of its track (the last one until the trace
@@ -264,11 +265,7 @@ int ch_counters(struct chart *c)
 		goto out;
 	}
 	lane_h = floor((bottom - top - LANE_GAP * (shown - 1)) / shown);
-	cols = malloc(pw * sizeof(*cols));
-	if (!cols) {
-		ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
+	cols = xmalloc(pw * sizeof(*cols));
 	if (shown < n)
 		snprintf(sub, sizeof(sub), "%d of %d tracks (select with --track)", shown, n);
 	else
@@ -279,11 +276,7 @@ int ch_counters(struct chart *c)
 		c->info->y = top;
 		c->info->w = pw;
 		c->info->h = shown * (lane_h + LANE_GAP) - LANE_GAP;
-		c->info->lanes = calloc(shown, sizeof(*c->info->lanes));
-		if (!c->info->lanes) {
-			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-			goto out;
-		}
+		c->info->lanes = xcalloc(shown, sizeof(*c->info->lanes));
 		c->info->nlanes = shown;
 	}
 	for (int i = 0; i < shown; i++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plot/plot-local.h"
+#include "util/xalloc.h"
 
 /*
  * Values are streamed twice and never held: a first pass for their count and range, a second
@@ -341,9 +342,7 @@ static int histogram(struct chart *c, struct src *s, const struct stats *stt, do
 	nb = (int)ceil((ax.hi - ax.lo) / width - 1e-9);
 	if (nb < 1)
 		nb = 1;
-	bins = calloc(nb, sizeof(*bins));
-	if (!bins)
-		return trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
+	bins = xcalloc(nb, sizeof(*bins));
 	ret = source_open(s, 0, &st);
 	if (ret)
 		goto out;
@@ -404,9 +403,7 @@ static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x
 	int cols = (int)pw, ret;
 
 	axis_setup(&ax, stt, c->o->logx, pw);
-	cnt = calloc(cols + 1, sizeof(*cnt));
-	if (!cnt)
-		return trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
+	cnt = xcalloc(cols + 1, sizeof(*cnt));
 	for (int k = 0; k < NPCT; k++) {
 		double r = pcts[k] * (double)(stt->n - 1);
 

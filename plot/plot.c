@@ -18,6 +18,7 @@
 #include "parse/parse.h"
 #include "util/outfile.h"
 #include "plot/plot-local.h"
+#include "util/xalloc.h"
 
 void trax_plot_opts_init(struct trax_plot_opts *o)
 {
@@ -254,15 +255,11 @@ int ch_threads_load(struct chart *c)
 				      c->trace_name);
 	th->nutid = (int)(max_utid + 1);
 	cat = (int)n + th->nutid;
-	th->pid = malloc((th->nutid + 1) * sizeof(int));
-	th->first = calloc(th->nutid + 1, sizeof(int));
-	th->count = calloc(th->nutid + 1, sizeof(int));
-	th->match = calloc(th->nutid + 1, 1);
-	th->at = malloc((cat + 1) * sizeof(*th->at));
-	if (!th->pid || !th->first || !th->count || !th->match || !th->at) {
-		ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
+	th->pid = xmalloc((th->nutid + 1) * sizeof(int));
+	th->first = xcalloc(th->nutid + 1, sizeof(int));
+	th->count = xcalloc(th->nutid + 1, sizeof(int));
+	th->match = xcalloc(th->nutid + 1, 1);
+	th->at = xmalloc((cat + 1) * sizeof(*th->at));
 	for (int i = 0; i < th->nutid; i++)
 		th->pid[i] = -1;
 	th->any_filter = task && *task;
@@ -722,9 +719,7 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 		return trax_error_set(err, TRAX_E_FORMAT, "%s: %lld CPUs: too many", c.trace_name,
 				      (long long)v);
 	c.ncpus = (int)v;
-	c.cpu_on = malloc(c.ncpus);
-	if (!c.cpu_on)
-		return trax_error_set(err, TRAX_E_NOMEM, "out of memory");
+	c.cpu_on = xmalloc(c.ncpus);
 	if (o->cpus) {
 		ret = ch_cpulist_parse(o->cpus, c.cpu_on, c.ncpus, err);
 		if (ret)

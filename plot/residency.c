@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plot/plot-local.h"
+#include "util/xalloc.h"
 
 #define TOP_TASKS 12		/* tasks with their own colour; the rest stack as "other" */
 #define LEGEND_W 200
@@ -53,20 +54,12 @@ int ch_residency(struct chart *c)
 	if (ret)
 		return ret;
 	nc = c->th.ncomms;
-	g = calloc(o->ngroups ? o->ngroups : c->ncpus, sizeof(*g));
-	total = calloc(nc + 1, sizeof(double));
-	order = malloc((nc + 1) * sizeof(int));
-	if (!g || !total || !order) {
-		ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
+	g = xcalloc(o->ngroups ? o->ngroups : c->ncpus, sizeof(*g));
+	total = xcalloc(nc + 1, sizeof(double));
+	order = xmalloc((nc + 1) * sizeof(int));
 	if (o->ngroups) {
 		for (int i = 0; i < o->ngroups; i++) {
-			g[ng].cpus = malloc(c->ncpus);
-			if (!g[ng].cpus) {
-				ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-				goto out;
-			}
+			g[ng].cpus = xmalloc(c->ncpus);
 			snprintf(g[ng].name, sizeof(g[ng].name), "%s", o->groups[i].name);
 			ret = ch_cpulist_parse(o->groups[i].cpus, g[ng].cpus, c->ncpus, c->err);
 			ng++;
@@ -77,11 +70,7 @@ int ch_residency(struct chart *c)
 		for (int cpu = 0; cpu < c->ncpus; cpu++) {
 			if (!c->cpu_on[cpu])
 				continue;
-			g[ng].cpus = calloc(c->ncpus, 1);
-			if (!g[ng].cpus) {
-				ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-				goto out;
-			}
+			g[ng].cpus = xcalloc(c->ncpus, 1);
 			g[ng].cpus[cpu] = 1;
 			snprintf(g[ng].name, sizeof(g[ng].name), "CPU %d", cpu);
 			ng++;
@@ -90,11 +79,7 @@ int ch_residency(struct chart *c)
 	for (int i = 0; i < ng; i++) {
 		for (int cpu = 0; cpu < c->ncpus; cpu++)
 			g[i].ncpus += g[i].cpus[cpu];
-		g[i].ns = calloc(nc + 1, sizeof(double));
-		if (!g[i].ns) {
-			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-			goto out;
-		}
+		g[i].ns = xcalloc(nc + 1, sizeof(double));
 	}
 	if (!ng) {
 		ret = trax_error_set(c->err, TRAX_E_USAGE, "no CPU selected");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plot/plot-local.h"
+#include "util/xalloc.h"
 
 /*
  * Decimation: the cost follows pixels, not events. Slices are streamed from SQLite and folded
@@ -419,13 +420,9 @@ int ch_timeline(struct chart *c)
 				      "(the trace has no sched_switch events)", c->trace_name);
 	t.pw = (int)(c->W - x0 - CH_MARGIN);
 	t.npc = (double)(c->t1 - c->t0) / t.pw;
-	t.lane_of = malloc(c->ncpus * sizeof(int));
-	t.lanes = calloc(c->ncpus, sizeof(*t.lanes));
-	t.comm_ns = calloc(c->th.ncomms + 1, sizeof(double));
-	if (!t.lane_of || !t.lanes || !t.comm_ns) {
-		ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
+	t.lane_of = xmalloc(c->ncpus * sizeof(int));
+	t.lanes = xcalloc(c->ncpus, sizeof(*t.lanes));
+	t.comm_ns = xcalloc(c->th.ncomms + 1, sizeof(double));
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		t.lane_of[cpu] = -1;
 		if (c->cpu_on[cpu]) {
@@ -437,11 +434,7 @@ int ch_timeline(struct chart *c)
 		ret = trax_error_set(c->err, TRAX_E_USAGE, "no CPU selected");
 		goto out;
 	}
-	cols = malloc((size_t)t.nlanes * t.pw * sizeof(*cols));
-	if (!cols) {
-		ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
+	cols = xmalloc((size_t)t.nlanes * t.pw * sizeof(*cols));
 	for (size_t i = 0; i < (size_t)t.nlanes * t.pw; i++)
 		cols[i] = (struct col){ 0, 0, 0, GREY_COMM - 1, GREY_COMM - 1 };
 	for (int i = 0; i < t.nlanes; i++)
@@ -479,11 +472,7 @@ int ch_timeline(struct chart *c)
 		c->info->y = top;
 		c->info->w = t.pw;
 		c->info->h = t.nlanes * (lane_h + gap) - gap;
-		c->info->lanes = calloc(t.nlanes, sizeof(*c->info->lanes));
-		if (!c->info->lanes) {
-			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-			goto out;
-		}
+		c->info->lanes = xcalloc(t.nlanes, sizeof(*c->info->lanes));
 		c->info->nlanes = t.nlanes;
 	}
 	ch_font(cr, CH_SMALL_SIZE, 0);

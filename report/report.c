@@ -15,6 +15,8 @@
 #include "report/report.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
+#include "util/grow.h"
+#include "util/xalloc.h"
 
 /*
  * A report is built once as a list of blocks (headings, paragraphs, tables, charts) and then
@@ -59,41 +61,21 @@ struct report {
 	int64_t start, end;
 	int ncpus;
 	struct trax_verdicts v;
-	int nomem;
 };
 
 #define REPORT_MAX_CHARTS_DEFAULT 12
 
 /* ---- building ---- */
 
-static char *xstrdup(struct report *rp, const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		rp->nomem = 1;
-	return d;
-}
-
 static struct blk *add(struct report *rp, enum blk_kind kind, const char *text)
 {
 	struct blk *b;
 
-	if (rp->n == rp->cap) {
-		int cap = rp->cap ? rp->cap * 2 : 32;
-		struct blk *nb = realloc(rp->b, cap * sizeof(*nb));
-
-		if (!nb) {
-			rp->nomem = 1;
-			return NULL;
-		}
-		rp->b = nb;
-		rp->cap = cap;
-	}
+	TRAX_GROW(rp->b, rp->n, rp->cap, 32);
 	b = &rp->b[rp->n++];
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
-	b->text = xstrdup(rp, text);
+	b->text = xstrdup(text);
 	return b;
 }
 
@@ -115,13 +97,8 @@ static struct table *add_table(struct report *rp, const char *caption, int ncols
 			       const char *const *head, unsigned right)
 {
 	struct blk *b = add(rp, B_TABLE, caption);
-	struct table *t = calloc(1, sizeof(*t));
+	struct table *t = xcalloc(1, sizeof(*t));
 
-	if (!b || !t) {
-		free(t);
-		rp->nomem = 1;
-		return NULL;
-	}
 	t->ncols = ncols;
 	for (int i = 0; i < ncols && i < 8; i++)
 		t->head[i] = head ? head[i] : NULL;
@@ -134,21 +111,12 @@ static struct table *add_table(struct report *rp, const char *caption, int ncols
 /* Append a row; cells are copied. */
 static void row(struct report *rp, struct table *t, const char *const *cells)
 {
-	if (!t)
-		return;
 	if (t->nrows == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 16;
-		char **nc = realloc(t->cells, (size_t)cap * t->ncols * sizeof(char *));
-
-		if (!nc) {
-			rp->nomem = 1;
-			return;
-		}
-		t->cells = nc;
-		t->cap = cap;
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->cells = xrealloc(t->cells, (size_t)t->cap * t->ncols * sizeof(char *));
 	}
 	for (int i = 0; i < t->ncols; i++)
-		t->cells[(size_t)t->nrows * t->ncols + i] = xstrdup(rp, cells[i]);
+		t->cells[(size_t)t->nrows * t->ncols + i] = xstrdup(cells[i]);
 	t->nrows++;
 }
 
@@ -163,13 +131,8 @@ static struct chart *add_chart(struct report *rp, enum trax_plot_kind kind, int 
 			       const char *caption)
 {
 	struct blk *b = add(rp, B_CHART, caption);
-	struct chart *ch = calloc(1, sizeof(*ch));
+	struct chart *ch = xcalloc(1, sizeof(*ch));
 
-	if (!b || !ch) {
-		free(ch);
-		rp->nomem = 1;
-		return NULL;
-	}
 	trax_plot_opts_init(&ch->o);
 	ch->o.kind = kind;
 	ch->o.width = w;
@@ -269,7 +232,7 @@ static void build_summary(struct report *rp)
 	int64_t lost_total = 0, complete;
 	int lost_unknown = 0;
 
-	add(rp, B_H2, "Trace")->anchor = xstrdup(rp, "trace");
+	add(rp, B_H2, "Trace")->anchor = xstrdup("trace");
 	t = add_table(rp, NULL, 2, NULL, 0);
 	v = trax_db_meta(db, "source.path");
 	kv(rp, t, "source", v ? v : "?");
@@ -496,8 +459,6 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		return;
 	if (rule_chart[m] == TRAX_PLOT_COUNTERS) {
 		ch = add_chart(rp, TRAX_PLOT_COUNTERS, 1100, 300, caption);
-		if (!ch)
-			return;
 		if (m == TRAX_METRIC_THERMAL_RESIDENCY)
 			snprintf(ch->track, sizeof(ch->track), "thermal_temperature:%s",
 				 rule->zone ? rule->zone : "*");
@@ -517,8 +478,6 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 	/* Scheduler metrics: the task's timeline over the rule's window (a little around it). */
 	ch = add_chart(rp, TRAX_PLOT_TIMELINE, 1100, 120 + 46 * (rp->ncpus < 12 ? rp->ncpus : 12),
 		       caption);
-	if (!ch)
-		return;
 	if (colon)
 		snprintf(ch->task, sizeof(ch->task), "%s", colon + 1);
 	ch->o.task = colon ? ch->task : NULL;
@@ -533,8 +492,6 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 	}
 	if (rule_chart[m] == TRAX_PLOT_RESIDENCY) {
 		ch = add_chart(rp, TRAX_PLOT_RESIDENCY, 1100, 360, caption);
-		if (!ch)
-			return;
 		if (colon)
 			snprintf(ch->task, sizeof(ch->task), "%s", colon + 1);
 		ch->o.task = colon ? ch->task : NULL;
@@ -542,8 +499,6 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.end = e > s ? e : s + 1;
 	} else if (rule_chart[m] == TRAX_PLOT_CDF) {
 		ch = add_chart(rp, TRAX_PLOT_CDF, 1100, 360, caption);
-		if (!ch)
-			return;
 		if (colon)
 			snprintf(ch->task, sizeof(ch->task), "%s", colon + 1);
 		ch->o.task = colon ? ch->task : NULL;
@@ -554,8 +509,6 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.end = e > s ? e : s + 1;
 	} else if (rule_chart[m] == TRAX_PLOT_HISTOGRAM) {
 		ch = add_chart(rp, TRAX_PLOT_HISTOGRAM, 1100, 360, caption);
-		if (!ch)
-			return;
 		if (colon)
 			snprintf(ch->task, sizeof(ch->task), "%s", colon + 1);
 		ch->o.task = colon ? ch->task : NULL;
@@ -582,16 +535,14 @@ static int build_verdicts(struct report *rp)
 	free(src);
 	if (ret)
 		return ret;
-	add(rp, B_H2, "Rule verdicts")->anchor = xstrdup(rp, "verdicts");
+	add(rp, B_H2, "Rule verdicts")->anchor = xstrdup("verdicts");
 	addf(rp, B_P, "%s (sha256 %.16s...): %d results: %d failed, %d errors, %d warnings, "
 	     "%d expected failures, %d unexpected passes, %d skipped, %d passed.",
 	     o->rules->path ? o->rules->path : "rules", o->rules->sha256, rp->v.n, rp->v.fail,
 	     rp->v.error, rp->v.warn, rp->v.xfail, rp->v.xpass, rp->v.skip, rp->v.pass);
 	if (!rp->v.n)
 		return 0;
-	sorted = malloc(rp->v.n * sizeof(*sorted));
-	if (!sorted)
-		return trax_error_set(rp->err, TRAX_E_NOMEM, "out of memory");
+	sorted = xmalloc(rp->v.n * sizeof(*sorted));
 	for (int i = 0; i < rp->v.n; i++)
 		sorted[i] = &rp->v.res[i];
 	qsort(sorted, rp->v.n, sizeof(*sorted), cmp_results);
@@ -655,7 +606,7 @@ static void build_charts(struct report *rp)
 	struct chart *ch;
 	int lanes = rp->ncpus < 16 ? rp->ncpus : 16;
 
-	add(rp, B_H2, "Charts")->anchor = xstrdup(rp, "charts");
+	add(rp, B_H2, "Charts")->anchor = xstrdup("charts");
 	ch = add_chart(rp, TRAX_PLOT_TIMELINE, 1100, 150 + 48 * lanes,
 		       "CPU timeline of the whole trace: lane height is the busy share of each "
 		       "pixel column; dashed lines are trace markers.");
@@ -673,8 +624,6 @@ static void build_charts(struct report *rp)
 				 "until the next)", name ? name : "?");
 			ch = add_chart(rp, TRAX_PLOT_COUNTERS, 1100,
 				       110 + 46 * (n < 12 ? n : 12), cap);
-			if (!ch)
-				break;
 			snprintf(ch->track, sizeof(ch->track), "%s", name ? name : "");
 			ch->tracks[0] = ch->track;
 			ch->o.tracks = ch->tracks;
@@ -1244,10 +1193,6 @@ int trax_report_write(sqlite3 *db, const struct trax_report_opts *o, enum trax_r
 			goto out;
 	}
 	build_charts(&rp);
-	if (rp.nomem) {
-		ret = trax_error_set(err, TRAX_E_NOMEM, "out of memory");
-		goto out;
-	}
 
 	ret = trax_outfile_open(&of, path, err);
 	if (ret)
