@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "parse/android.h"
+#include "parse/schema.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -404,18 +405,13 @@ struct android *android_alloc(struct loader *L, struct derive *d, struct dbw *w,
 	a->d = d;
 	a->w = w;
 	a->nbuffers = nbuffers > 0 ? nbuffers : 1;
-	a->slice_stmt = dbw_prepare(w, "INSERT INTO slice VALUES(?,?,?,?,?,?,?,?,?)",
-				    DBW_CAT_DERIVED);
-	a->instant_stmt = dbw_prepare(w, "INSERT INTO instant VALUES(?,?,?,?,?)", DBW_CAT_DERIVED);
-	a->kill_stmt = dbw_prepare(w, "INSERT INTO kill VALUES(?,?,?,?,?,?,?,?,?,?)",
-				   DBW_CAT_DERIVED);
-	a->alloc_stmt = dbw_prepare(w, "INSERT INTO alloc VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-				    DBW_CAT_DERIVED);
-	a->fence_stmt = dbw_prepare(w, "INSERT INTO fence VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-				    DBW_CAT_DERIVED);
-	a->wait_stmt = dbw_prepare(w, "INSERT INTO fence_wait VALUES(?,?,?,?,?,?,?,?)",
-				   DBW_CAT_DERIVED);
-	a->anomaly_stmt = dbw_prepare(w, "INSERT INTO anomaly VALUES(?,?,?,?,?)", DBW_CAT_DERIVED);
+	a->slice_stmt = schema_insert(w, SCHEMA_SLICE, DBW_CAT_DERIVED);
+	a->instant_stmt = schema_insert(w, SCHEMA_INSTANT, DBW_CAT_DERIVED);
+	a->kill_stmt = schema_insert(w, SCHEMA_KILL, DBW_CAT_DERIVED);
+	a->alloc_stmt = schema_insert(w, SCHEMA_ALLOC, DBW_CAT_DERIVED);
+	a->fence_stmt = schema_insert(w, SCHEMA_FENCE, DBW_CAT_DERIVED);
+	a->wait_stmt = schema_insert(w, SCHEMA_FENCE_WAIT, DBW_CAT_DERIVED);
+	a->anomaly_stmt = schema_insert(w, SCHEMA_ANOMALY, DBW_CAT_DERIVED);
 	a->evict_at = FENCE_CAP;
 	return a;
 }

@@ -6,6 +6,7 @@
 
 #include "parse/initial.h"
 #include "parse/android.h"
+#include "parse/schema.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -92,13 +93,11 @@ struct derive *derive_alloc(struct loader *L, struct dbw *w)
 
 	d->L = L;
 	d->w = w;
-	d->slice_stmt = dbw_prepare(w, "INSERT INTO sched_slice VALUES(?,?,?,?,?,?,?,?,?)",
-				    DBW_CAT_DERIVED);
-	d->state_stmt = dbw_prepare(w, "INSERT INTO thread_state VALUES(?,?,?,?,?,?,?)",
-				    DBW_CAT_DERIVED);
-	d->comm_stmt = dbw_prepare(w, "INSERT INTO thread_comm VALUES(?,?,?)", DBW_CAT_DERIVED);
-	d->counter_stmt = dbw_prepare(w, "INSERT INTO counter VALUES(?,?,?)", DBW_CAT_DERIVED);
-	d->anomaly_stmt = dbw_prepare(w, "INSERT INTO anomaly VALUES(?,?,?,?,?)", DBW_CAT_DERIVED);
+	d->slice_stmt = schema_insert(w, SCHEMA_SCHED_SLICE, DBW_CAT_DERIVED);
+	d->state_stmt = schema_insert(w, SCHEMA_THREAD_STATE, DBW_CAT_DERIVED);
+	d->comm_stmt = schema_insert(w, SCHEMA_THREAD_COMM, DBW_CAT_DERIVED);
+	d->counter_stmt = schema_insert(w, SCHEMA_COUNTER, DBW_CAT_DERIVED);
+	d->anomaly_stmt = schema_insert(w, SCHEMA_ANOMALY, DBW_CAT_DERIVED);
 	d->map_cap = 1024;
 	d->map_pid = xcalloc(d->map_cap, sizeof(int));
 	d->map_utid = xcalloc(d->map_cap, sizeof(int));
@@ -1053,7 +1052,7 @@ void derive_finish(struct derive *d, uint64_t end_ts)
 			thread_name(d, u, t->start_ts, t->fallback, -1);
 	}
 
-	stmt = dbw_prepare(d->w, "INSERT INTO thread VALUES(?,?,?,?,?,?)", DBW_CAT_DERIVED);
+	stmt = schema_insert(d->w, SCHEMA_THREAD, DBW_CAT_DERIVED);
 	for (int u = 0; u < d->nthreads; u++) {
 		struct thr *t = &d->threads[u];
 
@@ -1073,7 +1072,7 @@ void derive_finish(struct derive *d, uint64_t end_ts)
 		dbw_row_end(d->w);
 		d->rows++;
 	}
-	stmt = dbw_prepare(d->w, "INSERT INTO track VALUES(?,?,?,?,?,?,?,?)", DBW_CAT_DERIVED);
+	stmt = schema_insert(d->w, SCHEMA_TRACK, DBW_CAT_DERIVED);
 	for (int k = 0; k < d->ntracks; k++) {
 		struct track *tr = &d->tracks[k];
 

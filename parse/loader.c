@@ -180,8 +180,8 @@ struct loader *ld_alloc(sqlite3 *db, const struct trax_load_opts *opts, struct t
 		return NULL;
 	}
 	schema_create_core(L->w);
-	L->raw_stmt = dbw_prepare(L->w, "INSERT INTO raw_event VALUES(?,?,?,?,?,?)", DBW_CAT_EVENT);
-	L->lost_stmt = dbw_prepare(L->w, "INSERT INTO lost_event VALUES(?,?,?,?)", DBW_CAT_EVENT);
+	L->raw_stmt = schema_insert(L->w, SCHEMA_RAW_EVENT, DBW_CAT_EVENT);
+	L->lost_stmt = schema_insert(L->w, SCHEMA_LOST_EVENT, DBW_CAT_EVENT);
 	L->d = derive_alloc(L, L->w);
 	return L;
 }
@@ -701,6 +701,18 @@ int ld_exec_sql(sqlite3 *db, const char *sql, struct trax_error *err)
 }
 
 /* meta, event_type and event_field, written once the streaming pass is over. */
+/* A statement inserting one row into the fixed table t. */
+static int prepare_insert(sqlite3 *db, enum schema_table t, sqlite3_stmt **st)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	schema_insert_sql(t, &sb);
+	rc = sqlite3_prepare_v2(db, sb.buf, -1, st, NULL);
+	strbuf_release(&sb);
+	return rc;
+}
+
 static int write_catalog(struct loader *L, struct trax_error *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -774,7 +786,7 @@ static int write_catalog(struct loader *L, struct trax_error *err)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(L->db, "INSERT INTO event_type VALUES(?,?,?,?,?)", -1, &st, NULL))
+	if (prepare_insert(L->db, SCHEMA_EVENT_TYPE, &st))
 		goto out;
 	for (struct ld_type *t = L->types; t; t = t->next) {
 		sqlite3_bind_int(st, 1, t->id);
@@ -793,7 +805,7 @@ static int write_catalog(struct loader *L, struct trax_error *err)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(L->db, "INSERT INTO event_field VALUES(?,?,?,?,?,?,?)", -1, &st, NULL))
+	if (prepare_insert(L->db, SCHEMA_EVENT_FIELD, &st))
 		goto out;
 	for (struct ld_type *t = L->types; t; t = t->next) {
 		if (!t->has_table)

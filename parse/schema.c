@@ -2,42 +2,15 @@
 #include <string.h>
 
 #include "parse/schema.h"
+#include "util/strbuf.h"
 
-static const char core_sql[] =
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
-	"CREATE TABLE event_type(id INTEGER PRIMARY KEY, system TEXT, name TEXT, table_name TEXT,"
-	" count INTEGER);"
-	"CREATE TABLE event_field(type_id INTEGER, name TEXT, sql_type TEXT, is_array INTEGER,"
-	" is_string INTEGER, is_unsigned INTEGER, field_name TEXT);"
-	"CREATE TABLE raw_event(ts INTEGER, cpu INTEGER, common_pid INTEGER, buffer INTEGER,"
-	" name TEXT, text TEXT);"
-	"CREATE TABLE lost_event(ts INTEGER, cpu INTEGER, buffer INTEGER, count INTEGER);"
-	"CREATE TABLE thread(utid INTEGER PRIMARY KEY, pid INTEGER, tgid INTEGER, comm TEXT,"
-	" start_ts INTEGER, end_ts INTEGER);"
-	"CREATE TABLE thread_comm(utid INTEGER, ts INTEGER, comm TEXT);"
-	"CREATE TABLE sched_slice(ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, pid INTEGER,"
-	" prio INTEGER, end_state TEXT, clipped INTEGER, buffer INTEGER);"
-	"CREATE TABLE thread_state(ts INTEGER, dur INTEGER, utid INTEGER, state TEXT, cpu INTEGER,"
-	" waker_utid INTEGER, buffer INTEGER);"
-	"CREATE TABLE track(id INTEGER PRIMARY KEY, name TEXT, kind TEXT, cpu INTEGER,"
-	" utid INTEGER, zone TEXT, unit TEXT, buffer INTEGER);"
-	"CREATE TABLE counter(ts INTEGER, track_id INTEGER, value NUMERIC);"
-	/* Android (parse/android.c) */
-	"CREATE TABLE slice(ts INTEGER, dur INTEGER, utid INTEGER, name TEXT, depth INTEGER,"
-	" track TEXT, cookie INTEGER, clipped INTEGER, buffer INTEGER);"
-	"CREATE TABLE instant(ts INTEGER, utid INTEGER, name TEXT, track TEXT, buffer INTEGER);"
-	"CREATE TABLE kill(ts INTEGER, source TEXT, pid INTEGER, comm TEXT, oom_score_adj INTEGER,"
-	" reason TEXT, min_adj INTEGER, rss_kb INTEGER, utid INTEGER, buffer INTEGER);"
-	"CREATE TABLE alloc(ts INTEGER, dur INTEGER, source TEXT, heap TEXT, client TEXT,"
-	" len INTEGER, ok INTEGER, error INTEGER, fallback INTEGER, total INTEGER, utid INTEGER,"
-	" buffer INTEGER);"
-	"CREATE TABLE fence(driver TEXT, timeline TEXT, context INTEGER, seqno INTEGER,"
-	" init_ts INTEGER, emit_ts INTEGER, enable_ts INTEGER, signal_ts INTEGER,"
-	" destroy_ts INTEGER, signal_count INTEGER, waits_on_context INTEGER,"
-	" waits_on_seqno INTEGER, buffer INTEGER);"
-	"CREATE TABLE fence_wait(ts INTEGER, dur INTEGER, utid INTEGER, context INTEGER,"
-	" seqno INTEGER, source TEXT, name TEXT, buffer INTEGER);"
-	"CREATE TABLE anomaly(ts INTEGER, kind TEXT, utid INTEGER, detail TEXT, buffer INTEGER);";
+static const struct {
+	const char *name, *cols;
+} tables[SCHEMA__COUNT] = {
+#define SCHEMA_ROW(id, name, cols) [SCHEMA_##id] = { name, cols },
+	SCHEMA_TABLES(SCHEMA_ROW)
+#undef SCHEMA_ROW
+};
 
 static const char core_indexes[] =
 	"CREATE INDEX sched_slice_utid ON sched_slice(utid, ts);"
@@ -53,7 +26,32 @@ static const char core_indexes[] =
 
 void schema_create_core(struct dbw *w)
 {
-	dbw_exec(w, core_sql);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int t = 0; t < SCHEMA__COUNT; t++)
+		strbuf_addf(&sb, "CREATE TABLE %s(%s);", tables[t].name, tables[t].cols);
+	dbw_exec(w, sb.buf);
+	strbuf_release(&sb);
+}
+
+void schema_insert_sql(enum schema_table t, struct strbuf *sb)
+{
+	strbuf_addf(sb, "INSERT INTO %s VALUES(?", tables[t].name);
+	for (const char *p = tables[t].cols; *p; p++)
+		if (*p == ',')
+			strbuf_adds(sb, ",?");
+	strbuf_adds(sb, ")");
+}
+
+int schema_insert(struct dbw *w, enum schema_table t, enum dbw_cat cat)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int id;
+
+	schema_insert_sql(t, &sb);
+	id = dbw_prepare(w, sb.buf, cat);
+	strbuf_release(&sb);
+	return id;
 }
 
 const char *schema_core_indexes(void)
