@@ -667,20 +667,30 @@ static void lmk_instant(struct android *a, uint64_t ts, int utid, int buffer, co
 
 /* ---- slices and instants ---- */
 
-static void slice_row(struct android *a, uint64_t ts, uint64_t end, int utid, const char *name,
-		      int depth, const char *track, int has_cookie, int64_t cookie, int clipped,
-		      int buffer)
+/* A row of slice (doc/db.md): from ts to end; utid < 0, track NULL, !has_cookie: NULL. */
+struct slice_rec {
+	uint64_t ts, end;
+	int utid;
+	const char *name;
+	int depth;
+	const char *track;
+	int has_cookie;
+	int64_t cookie;
+	int clipped, buffer;
+};
+
+static void slice_write(struct android *a, const struct slice_rec *r)
 {
 	dbw_row_begin(a->w, a->slice_stmt);
-	dbw_int(a->w, (int64_t)ts);
-	dbw_int(a->w, (int64_t)(end >= ts ? end - ts : 0));
-	put_opt_int(a->w, utid >= 0, utid);
-	dbw_text(a->w, name ? name : "", -1);
-	dbw_int(a->w, depth);
-	put_opt_text(a->w, track, -1);
-	put_opt_int(a->w, has_cookie, cookie);
-	dbw_int(a->w, clipped);
-	dbw_int(a->w, buffer);
+	dbw_int(a->w, (int64_t)r->ts);
+	dbw_int(a->w, (int64_t)(r->end >= r->ts ? r->end - r->ts : 0));
+	put_opt_int(a->w, r->utid >= 0, r->utid);
+	dbw_text(a->w, r->name ? r->name : "", -1);
+	dbw_int(a->w, r->depth);
+	put_opt_text(a->w, r->track, -1);
+	put_opt_int(a->w, r->has_cookie, r->cookie);
+	dbw_int(a->w, r->clipped);
+	dbw_int(a->w, r->buffer);
 	dbw_row_end(a->w);
 	a->rows++;
 }
@@ -698,19 +708,27 @@ static void instant_row(struct android *a, uint64_t ts, int utid, const char *na
 	a->rows++;
 }
 
-static void wait_row(struct android *a, uint64_t ts, uint64_t end, int utid, int has_ctx,
-		     int64_t context, int has_seqno, int64_t seqno, const char *source,
-		     const char *name, int buffer)
+/* A row of fence_wait (doc/db.md): from ts to end; utid < 0, !has_*, name NULL: NULL. */
+struct wait_rec {
+	uint64_t ts, end;
+	int utid;
+	int has_ctx, has_seqno;
+	int64_t context, seqno;
+	const char *source, *name;
+	int buffer;
+};
+
+static void wait_write(struct android *a, const struct wait_rec *r)
 {
 	dbw_row_begin(a->w, a->wait_stmt);
-	dbw_int(a->w, (int64_t)ts);
-	dbw_int(a->w, (int64_t)(end >= ts ? end - ts : 0));
-	put_opt_int(a->w, utid >= 0, utid);
-	put_opt_int(a->w, has_ctx, context);
-	put_opt_int(a->w, has_seqno, seqno);
-	dbw_text(a->w, source, -1);
-	put_opt_text(a->w, name, -1);
-	dbw_int(a->w, buffer);
+	dbw_int(a->w, (int64_t)r->ts);
+	dbw_int(a->w, (int64_t)(r->end >= r->ts ? r->end - r->ts : 0));
+	put_opt_int(a->w, r->utid >= 0, r->utid);
+	put_opt_int(a->w, r->has_ctx, r->context);
+	put_opt_int(a->w, r->has_seqno, r->seqno);
+	dbw_text(a->w, r->source, -1);
+	put_opt_text(a->w, r->name, -1);
+	dbw_int(a->w, r->buffer);
 	dbw_row_end(a->w);
 	a->rows++;
 }
@@ -983,7 +1001,8 @@ static void marker_end(struct android *a, uint64_t ts, int utid, int buffer)
 		return;
 	}
 	o = &st->stack[--st->depth];
-	slice_row(a, o->ts, ts, utid, o->name, st->depth, NULL, 0, 0, 0, buffer);
+	slice_write(a, &(struct slice_rec){ .ts = o->ts, .end = ts, .utid = utid,
+		.name = o->name, .depth = st->depth, .buffer = buffer });
 	if (o->fence_wait) {
 		size_t fl;
 		int64_t n;
@@ -991,7 +1010,8 @@ static void marker_end(struct android *a, uint64_t ts, int utid, int buffer)
 
 		waiting_for(o->name, strlen(o->name), &fl, &n);
 		nm = xmemdup0(o->name + 12, fl);
-		wait_row(a, o->ts, ts, utid, 0, 0, 1, n, "atrace", nm, buffer);
+		wait_write(a, &(struct wait_rec){ .ts = o->ts, .end = ts, .utid = utid,
+			.has_seqno = 1, .seqno = n, .source = "atrace", .name = nm, .buffer = buffer });
 		free(nm);
 	}
 	free(o->name);
@@ -1011,7 +1031,9 @@ static void async_begin(struct android *a, uint64_t ts, int utid, int buffer, in
 		o = &a->asyncs[idx];
 		anomaly(a, AN_ASYNC_UNTERMINATED, o->ts, o->utid, buffer, "async \"%s\" cookie %lld "
 			"begun again before its end", o->name, (long long)cookie);
-		slice_row(a, o->ts, ts, o->utid, o->name, 0, o->track, 1, o->cookie, 1, buffer);
+		slice_write(a, &(struct slice_rec){ .ts = o->ts, .end = ts, .utid = o->utid,
+			.name = o->name, .track = o->track, .has_cookie = 1, .cookie = o->cookie,
+			.clipped = 1, .buffer = buffer });
 		free(o->name);
 		free(o->track);
 	} else if (a->nfree_async) {
@@ -1049,7 +1071,9 @@ static void async_end(struct android *a, uint64_t ts, int utid, int buffer, int 
 			"without a begin", tlen, track, (long long)cookie);
 	} else {
 		o = &a->asyncs[idx];
-		slice_row(a, o->ts, ts, o->utid, o->name, 0, o->track, 1, o->cookie, 0, buffer);
+		slice_write(a, &(struct slice_rec){ .ts = o->ts, .end = ts, .utid = o->utid,
+			.name = o->name, .track = o->track, .has_cookie = 1, .cookie = o->cookie,
+			.buffer = buffer });
 		free(o->name);
 		free(o->track);
 		o->name = o->track = NULL;
@@ -1226,24 +1250,34 @@ void android_marker(struct android *a, uint64_t ts, int cpu, int pid, int buffer
 
 /* ---- events ---- */
 
-static void alloc_row(struct android *a, uint64_t ts, int has_dur, uint64_t end,
-		      const char *source, const char *heap, const char *client, int has_len,
-		      int64_t len, int ok, int has_err, int64_t err, int fallback, int has_total,
-		      int64_t total, int utid, int buffer)
+/*
+ * A row of alloc (doc/db.md): an attempt at ts (lasting to end when has_dur); ok 1, 0, or -1
+ * (NULL: it never ended); heap, client NULL, !has_*, utid < 0: NULL.
+ */
+struct alloc_rec {
+	uint64_t ts, end;
+	int has_dur;
+	const char *source, *heap, *client;
+	int has_len, ok, has_err, fallback, has_total;
+	int64_t len, err, total;
+	int utid, buffer;
+};
+
+static void alloc_write(struct android *a, const struct alloc_rec *r)
 {
 	dbw_row_begin(a->w, a->alloc_stmt);
-	dbw_int(a->w, (int64_t)ts);
-	put_opt_int(a->w, has_dur, (int64_t)(end >= ts ? end - ts : 0));
-	dbw_text(a->w, source, -1);
-	put_opt_text(a->w, heap, -1);
-	put_opt_text(a->w, client, -1);
-	put_opt_int(a->w, has_len, len);
-	put_opt_int(a->w, ok >= 0, ok);
-	put_opt_int(a->w, has_err, err);
-	dbw_int(a->w, fallback);
-	put_opt_int(a->w, has_total, total);
-	put_opt_int(a->w, utid >= 0, utid);
-	dbw_int(a->w, buffer);
+	dbw_int(a->w, (int64_t)r->ts);
+	put_opt_int(a->w, r->has_dur, (int64_t)(r->end >= r->ts ? r->end - r->ts : 0));
+	dbw_text(a->w, r->source, -1);
+	put_opt_text(a->w, r->heap, -1);
+	put_opt_text(a->w, r->client, -1);
+	put_opt_int(a->w, r->has_len, r->len);
+	put_opt_int(a->w, r->ok >= 0, r->ok);
+	put_opt_int(a->w, r->has_err, r->err);
+	dbw_int(a->w, r->fallback);
+	put_opt_int(a->w, r->has_total, r->total);
+	put_opt_int(a->w, r->utid >= 0, r->utid);
+	dbw_int(a->w, r->buffer);
 	dbw_row_end(a->w);
 	a->rows++;
 }
@@ -1260,8 +1294,10 @@ static void ion_clear(struct thread_state *st)
 static void ion_flush(struct android *a, struct thread_state *st, int utid, int buffer)
 {
 	if (st->ion_done)
-		alloc_row(a, st->ion_ts, 1, st->ion_end_ts, "ion", st->ion_heap, st->ion_client, 1,
-			  st->ion_len, 1, 0, 0, 0, 0, 0, utid, buffer);
+		alloc_write(a, &(struct alloc_rec){ .ts = st->ion_ts, .has_dur = 1,
+			.end = st->ion_end_ts, .source = "ion", .heap = st->ion_heap,
+			.client = st->ion_client, .has_len = 1, .len = st->ion_len, .ok = 1,
+			.utid = utid, .buffer = buffer });
 	ion_clear(st);
 }
 
@@ -1290,8 +1326,9 @@ static void on_ion(struct android *a, struct ld_type *t, uint64_t ts, int utid, 
 			ion_flush(a, st, utid, buffer);
 			anomaly(a, AN_ALLOC_UNMATCHED_END, ts, utid, buffer, "ion_alloc_buffer_end "
 				"heap %s len %lld without a start", heap ? heap : "?", (long long)len);
-			alloc_row(a, ts, 0, 0, "ion", heap, client, 1, len, 1, 0, 0, 0, 0, 0, utid,
-				  buffer);
+			alloc_write(a, &(struct alloc_rec){ .ts = ts, .source = "ion",
+				.heap = heap, .client = client, .has_len = 1, .len = len, .ok = 1,
+				.utid = utid, .buffer = buffer });
 			break;
 		}
 		st->ion_open = 0;
@@ -1300,29 +1337,36 @@ static void on_ion(struct android *a, struct ld_type *t, uint64_t ts, int utid, 
 		break;
 	case ROLE_ION_ALLOC_FALLBACK:
 		if (st->ion_done) {
-			alloc_row(a, st->ion_ts, 1, st->ion_end_ts, "ion", st->ion_heap,
-				  st->ion_client, 1, st->ion_len, 0, has_err, err, 1, 0, 0, utid,
-				  buffer);
+			alloc_write(a, &(struct alloc_rec){ .ts = st->ion_ts, .has_dur = 1,
+				.end = st->ion_end_ts, .source = "ion", .heap = st->ion_heap,
+				.client = st->ion_client, .has_len = 1, .len = st->ion_len,
+				.has_err = has_err, .err = err, .fallback = 1, .utid = utid,
+				.buffer = buffer });
 			ion_clear(st);
 		} else {
 			ion_flush(a, st, utid, buffer);
 			anomaly(a, AN_ALLOC_UNMATCHED_FALLBACK, ts, utid, buffer, "ion_alloc_buffer_"
 				"fallback heap %s len %lld after no attempt", heap ? heap : "?",
 				(long long)len);
-			alloc_row(a, ts, 0, 0, "ion", heap, client, 1, len, 0, has_err, err, 1, 0, 0,
-				  utid, buffer);
+			alloc_write(a, &(struct alloc_rec){ .ts = ts, .source = "ion",
+				.heap = heap, .client = client, .has_len = 1, .len = len,
+				.has_err = has_err, .err = err, .fallback = 1, .utid = utid,
+				.buffer = buffer });
 		}
 		break;
 	case ROLE_ION_ALLOC_FAIL:
 		if (st->ion_open) {
 			/* kernels that end a failed attempt with the fail event itself */
-			alloc_row(a, st->ion_ts, 1, ts, "ion_fail", heap, client, 1, len, 0, has_err,
-				  err, 0, 0, 0, utid, buffer);
+			alloc_write(a, &(struct alloc_rec){ .ts = st->ion_ts, .has_dur = 1,
+				.end = ts, .source = "ion_fail", .heap = heap, .client = client,
+				.has_len = 1, .len = len, .has_err = has_err, .err = err, .utid = utid,
+				.buffer = buffer });
 			ion_clear(st);
 		} else {
 			ion_flush(a, st, utid, buffer);
-			alloc_row(a, ts, 0, 0, "ion_fail", heap, client, 1, len, 0, has_err, err, 0,
-				  0, 0, utid, buffer);
+			alloc_write(a, &(struct alloc_rec){ .ts = ts, .source = "ion_fail",
+				.heap = heap, .client = client, .has_len = 1, .len = len,
+				.has_err = has_err, .err = err, .utid = utid, .buffer = buffer });
 		}
 		break;
 	default:
@@ -1354,8 +1398,9 @@ static void on_heap_stat(struct android *a, struct ld_type *t, uint64_t ts, int 
 			len = -len;
 		comm = NULL;
 	}
-	alloc_row(a, ts, 0, 0, source, heap, comm, 1, len, 1, 0, 0, 0, has_total, total, utid,
-		  buffer);
+	alloc_write(a, &(struct alloc_rec){ .ts = ts, .source = source, .heap = heap,
+		.client = comm, .has_len = 1, .len = len, .ok = 1, .has_total = has_total,
+		.total = total, .utid = utid, .buffer = buffer });
 	if (has_total) {
 		if (heap)
 			track = derive_track(a->d, "ion_heap_total", "memory", -1, -1, heap, "B",
@@ -1397,8 +1442,10 @@ static void on_wait(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 			"without its wait_start", t->name, (long long)ctx, (long long)seq);
 		return;
 	}
-	wait_row(a, st->wait_ts, ts, utid, 1, ctx, 1, seq, sys == 1 ? "dma_fence" : "fence",
-		 st->wait_timeline, buffer);
+	wait_write(a, &(struct wait_rec){ .ts = st->wait_ts, .end = ts, .utid = utid,
+		.has_ctx = 1, .context = ctx, .has_seqno = 1, .seqno = seq,
+		.source = sys == 1 ? "dma_fence" : "fence", .name = st->wait_timeline,
+		.buffer = buffer });
 	st->waiting = 0;
 	free(st->wait_timeline);
 	st->wait_timeline = NULL;
@@ -1442,8 +1489,9 @@ static void on_sync(struct android *a, struct ld_type *t, uint64_t ts, int utid,
 			anomaly(a, AN_SYNC_WAIT_UNMATCHED_END, ts, utid, buffer, "sync_wait end \"%s\" "
 				"without a begin", name ? name : "");
 		} else {
-			wait_row(a, st->sync_ts, ts, utid, 0, 0, 0, 0, "sync_wait", st->sync_name,
-				 buffer);
+			wait_write(a, &(struct wait_rec){ .ts = st->sync_ts, .end = ts,
+				.utid = utid, .source = "sync_wait", .name = st->sync_name,
+				.buffer = buffer });
 			st->sync_waiting = 0;
 			free(st->sync_name);
 			st->sync_name = NULL;
@@ -1730,7 +1778,9 @@ void android_finish(struct android *a, uint64_t end_ts)
 
 			anomaly(a, AN_MARKER_UNTERMINATED, o->ts, utid, b, "B \"%s\" without its E",
 				o->name);
-			slice_row(a, o->ts, end_ts, utid, o->name, st->depth, NULL, 0, 0, 1, b);
+			slice_write(a, &(struct slice_rec){ .ts = o->ts, .end = end_ts,
+				.utid = utid, .name = o->name, .depth = st->depth,
+				.clipped = 1, .buffer = b });
 			free(o->name);
 		}
 		if (st->waiting)
@@ -1743,8 +1793,9 @@ void android_finish(struct android *a, uint64_t end_ts)
 		if (st->ion_open) {
 			anomaly(a, AN_ALLOC_UNTERMINATED, st->ion_ts, utid, b, "ion allocation on "
 				"heap %s never ended", st->ion_heap ? st->ion_heap : "?");
-			alloc_row(a, st->ion_ts, 0, 0, "ion", st->ion_heap, st->ion_client, 1,
-				  st->ion_len, -1, 0, 0, 0, 0, 0, utid, b);
+			alloc_write(a, &(struct alloc_rec){ .ts = st->ion_ts, .source = "ion",
+				.heap = st->ion_heap, .client = st->ion_client, .has_len = 1,
+				.len = st->ion_len, .ok = -1, .utid = utid, .buffer = b });
 			ion_clear(st);
 		}
 		ion_flush(a, st, utid, b);
@@ -1756,8 +1807,9 @@ void android_finish(struct android *a, uint64_t end_ts)
 			continue;
 		anomaly(a, AN_ASYNC_UNTERMINATED, o->ts, o->utid, o->buffer, "async \"%s\" cookie %lld "
 			"without its end", o->name, (long long)o->cookie);
-		slice_row(a, o->ts, end_ts, o->utid, o->name, 0, o->track, 1, o->cookie, 1,
-			  o->buffer);
+		slice_write(a, &(struct slice_rec){ .ts = o->ts, .end = end_ts, .utid = o->utid,
+			.name = o->name, .track = o->track, .has_cookie = 1, .cookie = o->cookie,
+			.clipped = 1, .buffer = o->buffer });
 	}
 	kills_write(a);
 	idx = xcalloc(a->nfence, sizeof(int));
