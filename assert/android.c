@@ -12,7 +12,7 @@
 #include "util/strbuf.h"
 
 /*
- * Every metric reads the derived tables of parse/android.c (doc/db.md), rows of the rule's
+ * Every metric reads the Android derived tables of parse/ (doc/db.md), rows of the rule's
  * buffer whose time is in the window: allocation attempts by their start, kills by their time,
  * fence latencies by their signal, waits by their start, unsignaled fences by their creation.
  * Definitions with examples: doc/rules.md.

@@ -1,11 +1,12 @@
-/* parse/android.h: internal to parse/: the Android derived tables (android.c), fed by derive.c. */
+/* parse/android.h: internal to parse/: the Android derived tables (android.c and its subjects:
+ * atrace.c, kills.c, allocs.c, fences.c), fed by derive.c. */
 #ifndef TRAX_PARSE_ANDROID_H
 #define TRAX_PARSE_ANDROID_H
 
 #include "parse/derive.h"
 
 /*
- * Android derived tables (android.c): slice, instant and atrace counters from trace markers;
+ * Android derived tables: slice, instant and atrace counters from trace markers;
  * kill, alloc, fence, fence_wait; the anomaly table for malformed input. derive.c owns one
  * and feeds it the events of the Android roles and every trace marker that is not trax's own.
  */

@@ -15,8 +15,9 @@
  * unit test holds the two equal.
  */
 
-/* Which derivation reads an event's records. */
-enum ev_by { EV_NONE, EV_CORE, EV_ANDROID };
+/* Which derivation reads an event's records: parse/derive.c, or one of Android's subjects
+ * (parse/android-local.h: kills.c, allocs.c, fences.c). */
+enum ev_by { EV_NONE, EV_CORE, EV_KILLS, EV_ALLOCS, EV_FENCES };
 
 #define LD_ROLE_FIELDS 8
 #define EV_SPELLINGS 3

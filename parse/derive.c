@@ -997,7 +997,7 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		}
 		break;
 	default:
-		if (t->by == EV_ANDROID && d->android)
+		if (t->by != EV_NONE && t->by != EV_CORE && d->android)
 			android_event(d->android, t, ts, cpu, pid, buffer, v);
 		break;
 	}

@@ -14,8 +14,9 @@
  *	an event a derivation reads: its role, its spellings (S1(system, name), or S2 with the
  *	spelling of another kernel; the first is the text reader's and the presets' choice), its
  *	slot list, its text form (or NULL: learnt from key=value), which derivation reads it
- *	(EV_CORE: parse/derive.c, EV_ANDROID: parse/android.c), the derived tables it feeds and
- *	the collect presets that enable it ("a,b", or NULL).
+ *	(EV_CORE: parse/derive.c; Android's, parse/android-local.h: EV_KILLS, kills.c;
+ *	EV_ALLOCS, allocs.c; EV_FENCES, fences.c), the derived tables it feeds and the collect
+ *	presets that enable it ("a,b", or NULL).
  * EV_KNOWN(spellings, text, "presets")
  *	an event no derivation reads, known for its text form or enabled by a preset.
  *
@@ -238,9 +239,9 @@ EV_KNOWN(S1("irq", "softirq_exit"), f_softirq, NULL)
 EV_KNOWN(S1("irq", "softirq_raise"), f_softirq, NULL)
 
 /* memory: the OOM killer, Android's low-memory killer, reclaim */
-EV_ROLE(ROLE_OOM_SCORE_ADJ, S1("oom", "oom_score_adj_update"), OOM_ADJ, f_oom_adj, EV_ANDROID,
+EV_ROLE(ROLE_OOM_SCORE_ADJ, S1("oom", "oom_score_adj_update"), OOM_ADJ, f_oom_adj, EV_KILLS,
 	"counter,kill", "memory,android")
-EV_ROLE(ROLE_MARK_VICTIM, S1("oom", "mark_victim"), VICTIM, f_victim, EV_ANDROID,
+EV_ROLE(ROLE_MARK_VICTIM, S1("oom", "mark_victim"), VICTIM, f_victim, EV_KILLS,
 	"kill", "memory,android")
 EV_KNOWN(S1("oom", "wake_reaper"), NULL, "memory")
 EV_KNOWN(S1("oom", "finish_task_reaping"), NULL, "memory")
@@ -249,51 +250,51 @@ EV_KNOWN(S1("vmscan", "mm_vmscan_direct_reclaim_begin"), NULL, "memory")
 EV_KNOWN(S1("vmscan", "mm_vmscan_direct_reclaim_end"), NULL, "memory")
 EV_KNOWN(S1("vmscan", "mm_vmscan_kswapd_wake"), NULL, "memory")
 EV_KNOWN(S1("vmscan", "mm_vmscan_kswapd_sleep"), NULL, "memory")
-EV_ROLE(ROLE_LOWMEMORY_KILL, S1("lowmemorykiller", "lowmemory_kill"), LMK, f_lmk, EV_ANDROID,
+EV_ROLE(ROLE_LOWMEMORY_KILL, S1("lowmemorykiller", "lowmemory_kill"), LMK, f_lmk, EV_KILLS,
 	"kill", "memory,android")
 
 /* Android graphics memory: ION (kmem on 3.x and 4.4 kernels, ion later), dma-heaps, GPU */
 EV_ROLE(ROLE_ION_ALLOC_START, S2("kmem", "ion_alloc_buffer_start", "ion", "ion_alloc_buffer_start"),
-	ION, f_ion_alloc, EV_ANDROID, "alloc", "android")
+	ION, f_ion_alloc, EV_ALLOCS, "alloc", "android")
 EV_ROLE(ROLE_ION_ALLOC_END, S2("kmem", "ion_alloc_buffer_end", "ion", "ion_alloc_buffer_end"),
-	ION, f_ion_alloc, EV_ANDROID, "alloc", "android")
+	ION, f_ion_alloc, EV_ALLOCS, "alloc", "android")
 EV_ROLE(ROLE_ION_ALLOC_FAIL, S2("kmem", "ion_alloc_buffer_fail", "ion", "ion_alloc_buffer_fail"),
-	ION, f_ion_alloc_err, EV_ANDROID, "alloc", "android")
+	ION, f_ion_alloc_err, EV_ALLOCS, "alloc", "android")
 EV_ROLE(ROLE_ION_ALLOC_FALLBACK,
 	S2("kmem", "ion_alloc_buffer_fallback", "ion", "ion_alloc_buffer_fallback"),
-	ION, f_ion_alloc_err, EV_ANDROID, "alloc", "android")
+	ION, f_ion_alloc_err, EV_ALLOCS, "alloc", "android")
 EV_ROLE(ROLE_ION_HEAP_GROW, S2("kmem", "ion_heap_grow", "ion", "ion_heap_grow"),
-	HEAP, f_ion_heap, EV_ANDROID, "alloc,counter", "android")
+	HEAP, f_ion_heap, EV_ALLOCS, "alloc,counter", "android")
 EV_ROLE(ROLE_ION_HEAP_SHRINK, S2("kmem", "ion_heap_shrink", "ion", "ion_heap_shrink"),
-	HEAP, f_ion_heap, EV_ANDROID, "alloc,counter", "android")
-EV_ROLE(ROLE_ION_STAT, S1("ion", "ion_stat"), ION_STAT, f_ion_stat, EV_ANDROID,
+	HEAP, f_ion_heap, EV_ALLOCS, "alloc,counter", "android")
+EV_ROLE(ROLE_ION_STAT, S1("ion", "ion_stat"), ION_STAT, f_ion_stat, EV_ALLOCS,
 	"alloc,counter", "android")
 EV_ROLE(ROLE_DMA_HEAP_STAT, S1("dmabuf_heap", "dma_heap_stat"),
-	DMA_HEAP_STAT, f_dma_heap_stat, EV_ANDROID, "alloc,counter", "android")
-EV_ROLE(ROLE_GPU_MEM_TOTAL, S1("gpu_mem", "gpu_mem_total"), GPU_MEM, f_gpu_mem, EV_ANDROID,
+	DMA_HEAP_STAT, f_dma_heap_stat, EV_ALLOCS, "alloc,counter", "android")
+EV_ROLE(ROLE_GPU_MEM_TOTAL, S1("gpu_mem", "gpu_mem_total"), GPU_MEM, f_gpu_mem, EV_ALLOCS,
 	"counter", "android")
 
 /* fences: dma_fence (4.10 on; fence before), Android's sync (sync, or sync_trace) */
 EV_ROLE(ROLE_FENCE_INIT, S2("dma_fence", "dma_fence_init", "fence", "fence_init"),
-	FENCE, f_fence, EV_ANDROID, "fence", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_FENCE_EMIT, S2("dma_fence", "dma_fence_emit", "fence", "fence_emit"),
-	FENCE, f_fence, EV_ANDROID, "fence", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_FENCE_ENABLE,
 	S2("dma_fence", "dma_fence_enable_signal", "fence", "fence_enable_signal"),
-	FENCE, f_fence, EV_ANDROID, "fence", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_FENCE_SIGNALED, S2("dma_fence", "dma_fence_signaled", "fence", "fence_signaled"),
-	FENCE, f_fence, EV_ANDROID, "fence", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_FENCE_DESTROY, S2("dma_fence", "dma_fence_destroy", "fence", "fence_destroy"),
-	FENCE, f_fence, EV_ANDROID, "fence", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_FENCE_WAIT_START, S2("dma_fence", "dma_fence_wait_start", "fence", "fence_wait_start"),
-	FENCE, f_fence, EV_ANDROID, "fence_wait", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence_wait", "fence,android")
 EV_ROLE(ROLE_FENCE_WAIT_END, S2("dma_fence", "dma_fence_wait_end", "fence", "fence_wait_end"),
-	FENCE, f_fence, EV_ANDROID, "fence_wait", "fence,android")
+	FENCE, f_fence, EV_FENCES, "fence_wait", "fence,android")
 EV_ROLE(ROLE_FENCE_ANNOTATE, S1("fence", "fence_annotate_wait_on"),
-	FENCE_ANNOTATE, f_fence_annotate, EV_ANDROID, "fence", "fence,android")
+	FENCE_ANNOTATE, f_fence_annotate, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_SYNC_WAIT, S2("sync", "sync_wait", "sync_trace", "sync_wait"),
-	SYNC_WAIT, f_sync_wait, EV_ANDROID, "fence_wait", "fence,android")
+	SYNC_WAIT, f_sync_wait, EV_FENCES, "fence_wait", "fence,android")
 EV_ROLE(ROLE_SYNC_PT, S2("sync", "sync_pt", "sync_trace", "sync_pt"),
-	SYNC_PT, f_sync_pt, EV_ANDROID, "fence", "fence,android")
+	SYNC_PT, f_sync_pt, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_SYNC_TIMELINE, S2("sync", "sync_timeline", "sync_trace", "sync_timeline"),
-	SYNC_TIMELINE, f_sync_timeline, EV_ANDROID, "fence,counter", "fence,android")
+	SYNC_TIMELINE, f_sync_timeline, EV_FENCES, "fence,counter", "fence,android")

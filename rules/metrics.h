@@ -8,7 +8,7 @@
  *             chart)
  *   ID, name	the enum constant TRAX_METRIC_ID, the name rule files give
  *   family	SCHED: the scheduler tables; COUNTER: counter tracks; SQL; ANDROID: the tables
- *		of parse/android.c (TRAX_FAMILY_*, rules/rules.h)
+ *		of parse/android.h (TRAX_FAMILY_*, rules/rules.h)
  *   takes,	the keys a rule of it may and must give (K_*, rules/rules.c)
  *   requires
  *   dimension	its value's natural dimension (TRAX_DIM_*)
