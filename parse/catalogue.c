@@ -18,14 +18,9 @@
 #define EV_ROLE(role, spellings, list, text, by, feeds, presets)
 #define EV_KNOWN(spellings, text, presets)
 #include "parse/events.h"
-#undef EV_SLOTS
-#undef EV_SLOT
-#undef EV_NAMES
-#undef EV_TEXT
-#undef EV_ROLE
-#undef EV_KNOWN
 
 #define EV_SLOTS(list, slots)
+#define EV_SLOT(slot, names)
 #define EV_NAMES(list, ...)
 #define EV_TEXT(name, ...)
 #define EV_ROLE(role, spellings, list, text, by, feeds, presets) \
@@ -36,11 +31,6 @@ const struct ev_fact ev_catalogue[] = {
 #include "parse/events.h"
 	{ S1(NULL, NULL), ROLE_NONE, EV_NONE, NULL, NULL, NULL, NULL },
 };
-#undef EV_SLOTS
-#undef EV_NAMES
-#undef EV_TEXT
-#undef EV_ROLE
-#undef EV_KNOWN
 
 const char *const ev_preset_names[EV_NPRESETS + 1] = {
 	"sched", "power", "thermal", "memory", "fence", "android", NULL,

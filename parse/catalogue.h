@@ -31,22 +31,18 @@ enum ev_by { EV_NONE, EV_CORE, EV_KILLS, EV_ALLOCS, EV_FENCES };
 #define EV_ROLE(role, ...)
 #define EV_KNOWN(...)
 #include "parse/events.h"
-#undef EV_SLOTS
-#undef EV_ROLE
 
 #define EV_SLOTS(list, slots)
+#define EV_SLOT(slot, names)
+#define EV_NAMES(list, ...)
+#define EV_TEXT(name, ...)
 #define EV_ROLE(role, ...) role,
+#define EV_KNOWN(...)
 enum ld_role {
 	ROLE_NONE,
 #include "parse/events.h"
 	ROLE__COUNT
 };
-#undef EV_SLOTS
-#undef EV_SLOT
-#undef EV_NAMES
-#undef EV_TEXT
-#undef EV_ROLE
-#undef EV_KNOWN
 
 /* How the text form prints a field (`trace-cmd report` and tracefs, this machine's formats). */
 enum {

@@ -1,7 +1,8 @@
 /*
  * parse/events.h: the event catalogue's table, one place for every fact trax holds about a
  * kernel event. An X-macro file, no include guard: parse/catalogue.h includes it for the role
- * and field-slot enums, parse/catalogue.c for the table itself, each defining the macros first.
+ * and field-slot enums, parse/catalogue.c for the table itself, each defining all six macros
+ * first (the file undefines them at its end).
  *
  * EV_SLOTS(LIST, EV_SLOT(SLOT, "name|alternative") ...)
  *	the fields a role reads, in slot order. Derivations read a field by its slot's name
@@ -298,3 +299,11 @@ EV_ROLE(ROLE_SYNC_PT, S2("sync", "sync_pt", "sync_trace", "sync_pt"),
 	SYNC_PT, f_sync_pt, EV_FENCES, "fence", "fence,android")
 EV_ROLE(ROLE_SYNC_TIMELINE, S2("sync", "sync_timeline", "sync_trace", "sync_timeline"),
 	SYNC_TIMELINE, f_sync_timeline, EV_FENCES, "fence,counter", "fence,android")
+
+/* Each include defines the macros afresh. */
+#undef EV_SLOTS
+#undef EV_SLOT
+#undef EV_NAMES
+#undef EV_TEXT
+#undef EV_ROLE
+#undef EV_KNOWN

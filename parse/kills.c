@@ -210,6 +210,28 @@ void lmk_instant(struct android *a, uint64_t ts, int utid, int buffer, const cha
 		kill_set_comm(k, s, ce - s);
 }
 
+/* The kill of a kill event: its source (a static string), its pid and comm (field slots), the
+ * reason it gives; NULL (an anomaly) without a pid. */
+static struct kill_ent *kill_event(struct android *a, struct ld_type *t, const struct ld_val *v,
+				   uint64_t ts, int utid, int buffer, const char *source,
+				   int pid_slot, int comm_slot, const char *reason)
+{
+	struct kill_ent *k;
+	char *s;
+
+	if (!vhas(t, v, pid_slot)) {
+		anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "%s without pid", source);
+		return NULL;
+	}
+	k = kill_new(a, ts, source, vint(t, v, pid_slot, -1), buffer);
+	k->reason = xstrdup(reason);
+	s = vname(t, v, comm_slot);
+	if (s && *s)
+		kill_set_comm(k, s, strlen(s));
+	free(s);
+	return k;
+}
+
 /* The kill events (parse/events.h: by EV_KILLS). */
 void kills_event(struct android *a, struct ld_type *t, uint64_t ts, int utid, int buffer,
 	          const struct ld_val *v)
@@ -232,39 +254,21 @@ void kills_event(struct android *a, struct ld_type *t, uint64_t ts, int utid, in
 				"oom_score_adj", t->name);
 		break;
 	case ROLE_MARK_VICTIM:
-		if (!vhas(t, v, MV_PID)) {
-			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer, "mark_victim without pid");
-			break;
-		}
-		k = kill_new(a, ts, "mark_victim", vint(t, v, MV_PID, -1), buffer);
-		k->reason = xmemdup0("oom", 3);
-		s = vname(t, v, MV_COMM);
-		if (s && *s)
-			kill_set_comm(k, s, strlen(s));
-		free(s);
-		if (vhas(t, v, MV_OOM_SCORE_ADJ)) {
+		k = kill_event(a, t, v, ts, utid, buffer, "mark_victim", MV_PID, MV_COMM, "oom");
+		if (k && vhas(t, v, MV_OOM_SCORE_ADJ)) {
 			k->has_adj = 1;
 			k->adj = vint(t, v, MV_OOM_SCORE_ADJ, 0);
 		}
-		if (vhas(t, v, MV_ANON_RSS) || vhas(t, v, MV_FILE_RSS) ||
-		    vhas(t, v, MV_SHMEM_RSS)) {
+		if (k && (vhas(t, v, MV_ANON_RSS) || vhas(t, v, MV_FILE_RSS) ||
+			  vhas(t, v, MV_SHMEM_RSS))) {
 			k->has_rss = 1;
 			k->rss_kb = vint(t, v, MV_ANON_RSS, 0) + vint(t, v, MV_FILE_RSS, 0) +
 				    vint(t, v, MV_SHMEM_RSS, 0);
 		}
 		break;
 	case ROLE_LOWMEMORY_KILL:
-		if (!vhas(t, v, LK_PID)) {
-			anomaly(a, AN_EVENT_MISSING_FIELD, ts, utid, buffer,
-				"lowmemory_kill without pid");
-			break;
-		}
-		k = kill_new(a, ts, "lowmemory_kill", vint(t, v, LK_PID, -1), buffer);
-		k->reason = xmemdup0("lowmemorykiller", 15);
-		s = vname(t, v, LK_COMM);
-		if (s && *s)
-			kill_set_comm(k, s, strlen(s));
-		free(s);
+		kill_event(a, t, v, ts, utid, buffer, "lowmemory_kill", LK_PID, LK_COMM,
+			   "lowmemorykiller");
 		break;
 	default:
 		break;
