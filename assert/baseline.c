@@ -184,7 +184,7 @@ int trax_baseline_save(const char *path, const struct trax_verdicts *v,
 	int ret = 0;
 
 	if (!root || !traces || !results)
-		abort();
+		trax_oom();
 	json_object_set_new(root, "trax_baseline", json_integer(BASELINE_VERSION));
 	json_object_set_new(root, "trax_version", json_string(TRAX_VERSION));
 	rules = json_object();

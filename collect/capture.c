@@ -473,7 +473,7 @@ static int make_instance(struct trax_capture *c, struct trax_error *err)
 	}
 	c->inst_dir = tracefs_instance_get_dir(c->inst);
 	if (!c->inst_dir)
-		abort();
+		trax_oom();	/* tracefs_instance_get_dir() fails only for memory */
 	if (tracefs_trace_off(c->inst))
 		return trax_error_set(err, TRAX_E_TRACEFS, "instance %s: cannot turn tracing off",
 				      name);

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "collect/collect.h"
+#include "util/xalloc.h"
 
 /*
  * The trax form (doc/man/trax-collect.1 describes it):
@@ -410,8 +411,6 @@ int trax_workload_to_rtapp(const char *path, const char *log_dir, const char *lo
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
 	for (;;) {
 		if (len + 4096 + 1 > cap) {
-			char *p;
-
 			cap = cap ? cap * 2 : 8192;
 			if (cap > (64u << 20)) {
 				free(text);
@@ -419,13 +418,7 @@ int trax_workload_to_rtapp(const char *path, const char *log_dir, const char *lo
 				return trax_error_set(err, TRAX_E_FORMAT, "%s: too large for a "
 						      "workload file", path);
 			}
-			p = realloc(text, cap);
-			if (!p) {
-				free(text);
-				fclose(f);
-				return trax_error_set(err, TRAX_E_NOMEM, "out of memory");
-			}
-			text = p;
+			text = xrealloc(text, cap);
 		}
 		n = fread(text + len, 1, 4096, f);
 		len += n;

@@ -74,9 +74,7 @@ static struct chunk *chunk_new(struct dbw *w, size_t need)
 		pthread_mutex_unlock(&w->lock);
 	}
 	if (!c) {
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			abort();	/* the decoder has no way to continue without memory */
+		c = xmalloc(sizeof(*c) + cap);
 		c->cap = cap;
 	}
 	c->next = NULL;

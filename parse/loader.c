@@ -165,10 +165,8 @@ int ld_wanted(struct loader *L, const char *system, const char *name)
 
 struct loader *ld_alloc(sqlite3 *db, const struct trax_load_opts *opts, struct trax_error *err)
 {
-	struct loader *L = calloc(1, sizeof(*L));
+	struct loader *L = xcalloc(1, sizeof(*L));
 
-	if (!L)
-		return NULL;
 	L->db = db;
 	L->err = err;
 	L->types_tail = &L->types;

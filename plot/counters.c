@@ -82,16 +82,8 @@ static int load_tracks(struct chart *c, struct track **out, int *n)
 		if (!name || !track_selected(c, name, cpu, zone))
 			continue;
 		if (*n == cap) {
-			struct track *nt;
-
 			cap = cap ? cap * 2 : 16;
-			nt = realloc(tr, cap * sizeof(*tr));
-			if (!nt) {
-				free(tr);
-				sqlite3_finalize(st);
-				return trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-			}
-			tr = nt;
+			tr = xrealloc(tr, cap * sizeof(*tr));
 		}
 		t = &tr[(*n)++];
 		t->id = sqlite3_column_int(st, 0);

@@ -56,8 +56,8 @@ static int build_source(struct chart *c, struct src *s)
 			return trax_error_set(c->err, TRAX_E_USAGE, "--task and --cpus do not "
 					      "apply to durations from SQL: filter in the query");
 		s->what = "durations from SQL";
-		s->sql = strdup(o->sql);
-		return s->sql ? 0 : trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
+		s->sql = xstrdup(o->sql);
+		return 0;
 	}
 	if (!ch_table_exists(c->db, table))
 		return trax_error_set(c->err, TRAX_E_EVAL, "%s: no %s table", c->trace_name, table);

@@ -171,10 +171,8 @@ static int intern(struct ch_threads *th, const char *s)
 
 	if (th->ncomms * 2 >= th->hash_cap) {
 		int cap = th->hash_cap ? th->hash_cap * 2 : 256;
-		int *h = malloc(cap * sizeof(int));
+		int *h = xmalloc(cap * sizeof(int));
 
-		if (!h)
-			return -1;
 		for (int k = 0; k < cap; k++)
 			h[k] = -1;
 		for (int k = 0; k < th->ncomms; k++) {
@@ -194,17 +192,10 @@ static int intern(struct ch_threads *th, const char *s)
 		i = (i + 1) & (th->hash_cap - 1);
 	}
 	if (th->ncomms == th->ccomms) {
-		int cc = th->ccomms ? th->ccomms * 2 : 64;
-		char **n = realloc(th->comms, cc * sizeof(*n));
-
-		if (!n)
-			return -1;
-		th->comms = n;
-		th->ccomms = cc;
+		th->ccomms = th->ccomms ? th->ccomms * 2 : 64;
+		th->comms = xrealloc(th->comms, th->ccomms * sizeof(*th->comms));
 	}
-	th->comms[th->ncomms] = strdup(s);
-	if (!th->comms[th->ncomms])
-		return -1;
+	th->comms[th->ncomms] = xstrdup(s);
 	th->hash[i] = th->ncomms;
 	return th->ncomms++;
 }
@@ -275,10 +266,6 @@ int ch_threads_load(struct chart *c)
 		if (utid >= th->nutid || th->nat >= cat)
 			continue;
 		k = intern(th, comm ? comm : "");
-		if (k < 0) {
-			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-			goto out;
-		}
 		if (!th->count[utid])
 			th->first[utid] = th->nat;
 		else if (th->first[utid] + th->count[utid] != th->nat)
@@ -303,10 +290,6 @@ int ch_threads_load(struct chart *c)
 		if (th->count[utid] || th->nat >= cat)
 			continue;
 		k = intern(th, comm ? comm : "");
-		if (k < 0) {
-			ret = trax_error_set(c->err, TRAX_E_NOMEM, "out of memory");
-			goto out;
-		}
 		th->first[utid] = th->nat;
 		th->at[th->nat].ts = INT64_MIN;
 		th->at[th->nat].comm = k;

@@ -5,6 +5,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/xalloc.h"
 
 #define _E(name, text) text,
 static const char *const error_text[] = { TRAX_ERRORS };
@@ -55,10 +56,8 @@ void trax_error_clear(struct trax_error *err)
 
 void trax_error_list_add(struct trax_error_list *l, const char *msg)
 {
-	char *m = strdup(msg);
+	char *m = xstrdup(msg);
 
-	if (!m)
-		abort();
 	for (char *p = m; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';

@@ -121,10 +121,8 @@ void strbuf_reset(struct strbuf *sb)
 
 char *strbuf_detach(struct strbuf *sb)
 {
-	char *r = sb->alloc ? sb->buf : strdup("");
+	char *r = sb->alloc ? sb->buf : xstrdup("");
 
-	if (!r)
-		abort();
 	sb->buf = strbuf_empty;
 	sb->len = sb->alloc = 0;
 	return r;
