@@ -348,25 +348,32 @@ struct dbw *dbw_alloc(sqlite3 *db, int threaded)
 }
 
 /* Make room for n more bytes in the current chunk, moving a partial row along if needed. */
+/* The current chunk is full: the row begun in it moves to a new one (kept out of reserve()'s
+ * fast path, which runs for every value). */
+static __attribute__((noinline, cold)) struct chunk *chunk_next(struct dbw *w, size_t n)
+{
+	struct chunk *c = w->cur;
+	size_t partial = c->len - w->row_start;
+	struct chunk *nc = chunk_new(w, partial + n);
+
+	memcpy(nc->data, c->data + w->row_start, partial);
+	nc->len = partial;
+	c->len = w->row_start;
+	w->row_start = 0;
+	w->cur = nc;
+	if (c->len)
+		submit(w, c);
+	else
+		chunk_release(w, c);
+	return nc;
+}
+
 static unsigned char *reserve(struct dbw *w, size_t n)
 {
 	struct chunk *c = w->cur;
 
-	if (c->len + n > c->cap) {
-		size_t partial = c->len - w->row_start;
-		struct chunk *nc = chunk_new(w, partial + n);
-
-		memcpy(nc->data, c->data + w->row_start, partial);
-		nc->len = partial;
-		c->len = w->row_start;
-		w->row_start = 0;
-		w->cur = nc;
-		if (c->len)
-			submit(w, c);
-		else
-			chunk_release(w, c);
-		c = nc;
-	}
+	if (c->len + n > c->cap)
+		c = chunk_next(w, n);
 	return c->data + c->len;
 }
 
