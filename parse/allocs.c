@@ -10,7 +10,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* ---- events ---- */
+/* ---- rows ---- */
 
 /*
  * A row of alloc (doc/db.md): an attempt at ts (lasting to end when has_dur); ok 1, 0, or -1
@@ -43,6 +43,8 @@ static void alloc_write(struct android *a, const struct alloc_rec *r)
 	dbw_row_end(a->w);
 	a->rows++;
 }
+
+/* ---- events ---- */
 
 static void ion_clear(struct thread_state *st)
 {

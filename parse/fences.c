@@ -10,6 +10,8 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* ---- atrace's fence markers, fence_wait rows ---- */
+
 void wait_write(struct android *a, const struct wait_rec *r)
 {
 	dbw_row_begin(a->w, a->wait_stmt);
@@ -74,6 +76,7 @@ int fence_signaled_marker(const char *s, size_t len, size_t *nlen, int64_t *n)
 
 /* ---- fences ---- */
 
+/* What a fence entry owns, freed (the entry is unused after). */
 void fence_release(struct fence_ent *f)
 {
 	free(f->key);
@@ -81,8 +84,6 @@ void fence_release(struct fence_ent *f)
 	free(f->timeline);
 	memset(f, 0, sizeof(*f));
 }
-
-/* ---- fences ---- */
 
 static void fence_write(struct android *a, int idx)
 {

@@ -14,8 +14,6 @@
 
 /* ---- oom_score_adj ---- */
 
-/* ---- oom_score_adj ---- */
-
 void android_adj(struct android *a, uint64_t ts, int pid, int64_t adj, int buffer)
 {
 	char key[24];
@@ -70,8 +68,6 @@ static int adj_of(struct android *a, int64_t pid, int64_t *adj)
 	*adj = a->adj.vals[i];
 	return 1;
 }
-
-/* ---- kills ---- */
 
 /* ---- kills ---- */
 
@@ -274,8 +270,6 @@ void kills_event(struct android *a, struct ld_type *t, uint64_t ts, int utid, in
 		break;
 	}
 }
-
-/* ---- the end ---- */
 
 /* ---- the end ---- */
 
