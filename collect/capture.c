@@ -126,6 +126,12 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 		free(c);
 		return trax_error_set(err, TRAX_E_USAGE, "%s: not a file name", opts->output);
 	}
+	if (trax_outfile_special(c->out)) {	/* the rename would replace the device or FIFO */
+		free(c->out);
+		free(c);
+		return trax_error_set(err, TRAX_E_USAGE, "%s: not a regular file (a trace is "
+				      "written to a file)", opts->output);
+	}
 	strbuf_addf(&sb, "%.*s.%s.trax-%d", (int)dirlen, c->out, base, (int)getpid());
 	c->tmp_prefix = strbuf_detach(&sb);
 	strbuf_addf(&sb, "%s.tmp", c->tmp_prefix);

@@ -99,6 +99,10 @@ int ld_load_named(const char *trace, const char *name, const char *db_path,
 		if (ret)
 			return ret;
 	}
+	/* a device or FIFO there (-o /dev/null) would be replaced by the rename */
+	if (trax_outfile_special(db_path))
+		return trax_error_set(err, TRAX_E_USAGE, "%s: not a regular file (a database is "
+				      "written to a file)", db_path);
 	/* a piped trace: copied beside the db first */
 	strbuf_addf(&base, "%s.stdin", db_path);
 	ret = trax_input_open(&in, trace, base.buf, err);

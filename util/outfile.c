@@ -19,6 +19,14 @@ int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_erro
 	int fd;
 
 	memset(o, 0, sizeof(*o));
+	if (trax_outfile_special(path)) {
+		o->f = fopen(path, "wb");
+		if (!o->f)
+			return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
+		o->direct = 1;
+		o->path = xstrdup(path);
+		return 0;
+	}
 	strbuf_addf(&sb, "%s.tmp-XXXXXX", path);
 	fd = trax_tmpfile_create(sb.buf);	/* the umask's mode, as fopen would give */
 	if (fd < 0) {
@@ -46,14 +54,15 @@ int trax_outfile_commit(struct trax_outfile *o, struct trax_error *err)
 
 	rc = fclose(o->f);
 	o->f = NULL;
-	if (bad || rc != 0 || rename(o->tmp, o->path) < 0) {
+	if (bad || rc != 0 || (!o->direct && rename(o->tmp, o->path) < 0)) {
 		int ret = trax_error_set(err, TRAX_E_IO, "%s: %s", o->path,
 					 strerror(errno ? errno : EIO));
 
 		trax_outfile_abort(o);
 		return ret;
 	}
-	trax_tmpfile_forget(o->tmp);
+	if (o->tmp)
+		trax_tmpfile_forget(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
 	free(o->path);
@@ -74,6 +83,13 @@ void trax_outfile_abort(struct trax_outfile *o)
 	o->tmp = NULL;
 	free(o->path);
 	o->path = NULL;
+}
+
+int trax_outfile_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* The same existing file: by device and inode. */

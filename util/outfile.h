@@ -10,12 +10,15 @@ struct trax_outfile {
 	FILE *f;		/* write here between open and commit */
 	char *path;		/* the final name */
 	char *tmp;		/* the temporary file beside it, NULL once committed */
+	int direct;		/* path is a device or a FIFO: written in place */
 };
 
 /*
  * Create a temporary file beside path (mode 0666 less the umask, as fopen would) and open it
- * for writing. Returns 0 or a negative error ("path: reason") with err filled; on error there
- * is nothing to abort.
+ * for writing. A path that is a device or a FIFO (-o /dev/null, -o /dev/stdout, a pipe) is
+ * written in place instead: renaming over it would replace the device node with a file.
+ * Returns 0 or a negative error ("path: reason") with err filled; on error there is nothing
+ * to abort.
  */
 int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_error *err);
 /* Flush, close and rename the file into place; on failure the temporary file is removed. */
@@ -34,6 +37,8 @@ void trax_outfile_abort(struct trax_outfile *o);
  */
 int trax_outfile_check(const char *const *inputs, int nin, const char *const *outputs, int nout,
 		       struct trax_error *err);
+/* Whether path exists and is neither a regular file nor a folder (a device, a FIFO, a socket). */
+int trax_outfile_special(const char *path);
 /* Whether path exists and is the same file as the open descriptor fd (a regular file). */
 int trax_outfile_same_fd(const char *path, int fd);
 

@@ -12,6 +12,10 @@ fails_with "no -o" 2 "$TRAX" collect -- true
 fails_with "-b 0" 2 "$TRAX" collect -b 0 -o "$d/x.dat" -- true
 fails_with "-t -1" 2 "$TRAX" collect -t -1 -o "$d/x.dat" -- true
 fails_with "--extract with a workload" 2 "$TRAX" collect --extract x -o "$d/x.dat" -- true
+# -o a FIFO: the finished trace's rename would replace it; refused before any capture
+mkfifo "$d/fifo"
+fails_with "-o a FIFO" 2 "$TRAX" collect -o "$d/fifo" -- true
+ok "-o a FIFO: it is still a FIFO" test -p "$d/fifo"
 
 # Not root: checked before anything else (run as nobody when we are root).
 if [ "$(id -u)" -ne 0 ]; then

@@ -99,4 +99,32 @@ mkdir -p "$d"
 cp "$FIX/text/trace.txt" "$d/t.txt"
 ok "load t.txt -o t.db beside it works" sh -c "cd '$d' && '$TRAX' load t.txt -o t.db"
 ok "load t.txt -o an existing db replaces the db" sh -c "cd '$d' && '$TRAX' load t.txt -o t.db"
+
+# An output that is a device or a FIFO (-o /dev/null, a pipe) is written in place: the rename
+# of a finished file would replace the device node with a regular file. Tested on a FIFO and on
+# a null device of the test's own (mknod), never on the system's /dev/null.
+d=$TMP/special
+mkdir -p "$d"
+mkfifo "$d/fifo"
+timeout 20 cat "$d/fifo" >"$d/from-fifo" &	# bounded: a regression renames over it
+reader=$!
+"$TRAX" check "$RULES" "$FIX/demo.dat" --format json -o "$d/fifo" >/dev/null 2>"$d/err"
+wait "$reader"
+ok "check -o FIFO: the FIFO is still a FIFO" test -p "$d/fifo"
+ok "check -o FIFO: the reader got the whole JSON" sh -c "test -s '$d/from-fifo' && jq -e '.results | length > 0' '$d/from-fifo' >/dev/null"
+fails_with "load -o FIFO: refused (a database is written to a file)" 2 \
+	"$TRAX" load "$FIX/text/trace.txt" -o "$d/fifo"
+ok "load -o FIFO: the FIFO is still a FIFO, nothing beside it" \
+	sh -c "test -p '$d/fifo' && [ \$(ls '$d' | wc -l) = 3 ]"
+if [ "$(id -u)" = 0 ] && mknod "$d/null" c 1 3 2>/dev/null; then
+	"$TRAX" check "$RULES" "$FIX/demo.dat" --format json -o "$d/null" >/dev/null 2>&1
+	is "$?" 0 "check -o a null device: written, the demo's rules pass"
+	ok "check -o a null device: still a character device" test -c "$d/null"
+	"$TRAX" plot timeline "$FIX/demo.dat" -o "$d/null" --format svg >/dev/null 2>&1
+	ok "plot -o a null device: still a character device" test -c "$d/null"
+	fails_with "load -o a null device: refused" 2 "$TRAX" load "$FIX/text/trace.txt" -o "$d/null"
+	ok "load -o a null device: still a character device" test -c "$d/null"
+else
+	skip "outputs to a device" "mknod needs root"
+fi
 finish
