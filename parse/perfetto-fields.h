@@ -103,6 +103,15 @@ enum {
 	PF_BUNDLE_FTRACE_CLOCK = 5,		/* FtraceEventBundle.ftrace_clock */
 };
 
+/* FtraceEventBundle.ftrace_clock values (FtraceClock); UNSPECIFIED means the boot clock */
+enum {
+	PF_CLOCK_UNSPECIFIED = 0,		/* FtraceClock.FTRACE_CLOCK_UNSPECIFIED */
+	PF_CLOCK_UNKNOWN = 1,			/* FtraceClock.FTRACE_CLOCK_UNKNOWN */
+	PF_CLOCK_GLOBAL = 2,			/* FtraceClock.FTRACE_CLOCK_GLOBAL */
+	PF_CLOCK_LOCAL = 3,			/* FtraceClock.FTRACE_CLOCK_LOCAL */
+	PF_CLOCK_MONO_RAW = 4,			/* FtraceClock.FTRACE_CLOCK_MONO_RAW */
+};
+
 /* ---- FtraceEvent: one event; the oneof event numbers are the table below ---- */
 enum {
 	PF_EVENT_TIMESTAMP = 1,			/* FtraceEvent.timestamp */

@@ -96,7 +96,9 @@ done <"$TMP/claims"
 is "$bad" "" "every number, event name and field type of perfetto-fields.h is the schema's"
 
 # The events of the table are the brief's list, each once.
+want="cpu_frequency cpu_idle print sched_process_exec sched_process_exit sched_process_fork"
+want="$want sched_process_free sched_switch sched_wakeup sched_wakeup_new sched_waking"
+want="$want task_newtask task_rename"
 is "$(awk '/^PF_EVENT\(/ { split($0, a, /[(," ]+/); print a[5] }' "$HDR" | sort | tr '\n' ' ')" \
-	"cpu_frequency cpu_idle print sched_process_exec sched_process_exit sched_process_fork sched_process_free sched_switch sched_wakeup sched_wakeup_new sched_waking task_newtask task_rename " \
-	"the event table holds the events trax decodes, once each"
+	"$want " "the event table holds the events trax decodes, once each"
 finish
