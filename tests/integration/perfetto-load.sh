@@ -12,6 +12,7 @@
 
 PROTO=$SHARED/perfetto/perfetto_trace.proto
 PT=$TRACES/perfetto/test_trace.perfetto-trace
+FIX=$TOP/tests/fixtures/perfetto
 
 have_proto=0
 if ! command -v protoc >/dev/null; then
@@ -64,6 +65,16 @@ events_of_db() {
 		done
 		q "$db" "$sql AS r FROM \"$t\""
 	done
+}
+
+# Where each packet of a trace begins (Trace.packet's tag 0x0a and its length varint, walked
+# here), then the file's size.
+packet_starts() {
+	perl -e 'local $/; open(my $f, "<:raw", $ARGV[0]) or die; my $d = <$f>; my $o = 0;
+		while ($o < length $d) { print "$o\n"; die "tag at $o\n" if ord(substr($d, $o, 1)) != 10;
+			$o++; my ($l, $s, $b) = (0, 0, 0x80);
+			while ($b & 0x80) { $b = ord(substr($d, $o++, 1)); $l |= ($b & 0x7f) << $s; $s += 7 }
+			$o += $l } print length($d), "\n"' "$1"
 }
 
 # Rows of every event table in time order: the rows a later one precedes ("" when none).
@@ -165,12 +176,7 @@ if [ $have_proto -eq 1 ] && need_shared "$PT" "test_trace.perfetto-trace"; then
 		"SELECT key, value FROM meta WHERE key LIKE 'cpu.%'"
 
 	# ---- truncated: the trace cut at many offsets ----
-	# where each packet begins: Trace.packet's tag 0x0a and its length varint, walked here
-	perl -e 'local $/; open(my $f, "<:raw", $ARGV[0]) or die; my $d = <$f>; my $o = 0;
-		while ($o < length $d) { print "$o\n"; die "tag at $o\n" if ord(substr($d, $o, 1)) != 10;
-			$o++; my ($l, $s, $b) = (0, 0, 0x80);
-			while ($b & 0x80) { $b = ord(substr($d, $o++, 1)); $l |= ($b & 0x7f) << $s; $s += 7 }
-			$o += $l } print length($d), "\n"' "$PT" >"$TMP/starts"
+	packet_starts "$PT" >"$TMP/starts"
 	size=$(stat -c %s "$PT")
 	is "$(tail -1 "$TMP/starts")" "$size" "the packets' lengths add up to the file's size"
 	# offsets after the first packet (a trace cut inside its first packet is not told from
@@ -205,39 +211,21 @@ naming the file and the cut packet's offset, and leave no db; the others load"
 	is "$nbad" $((ncut - 2)) "... (all but the two cuts at packet starts)"
 fi
 
-# ---- small traces written as text ----
+# ---- a small trace written as text (tests/fixtures/perfetto/small.textproto) ----
 if [ $have_proto -eq 1 ]; then
-	# Two sequences, two CPUs, bundles out of time order in the file:
-	#   file order: seq 1 cpu 1 (200, 400), seq 2 cpu 1 (300), seq 1 cpu 0 lost_events (100,
-	#   150, 250: an event trax does not decode), then seq 1 again with
-	#   previous_packet_dropped: cpu 0 (500), then seq 4 cpu 2 (350, 450) and seq 4 cpu 2
-	#   again, earlier (120). Time order: 100 b's B marker, 120 idle, 150 b wakes a, 200 a
-	#   switched in on CPU 1, 250 migrate, 300 frequency, 350 idle, 400 a switched out (S),
-	#   450 idle, 500 b's E marker.
-	encode "$TMP/s.pftrace" <<'EOF'
-packet { trusted_packet_sequence_id: 1 previous_packet_dropped: 1 ftrace_events { cpu: 1
-  event { timestamp: 200 pid: 0 sched_switch { prev_comm: "swapper/1" prev_pid: 0
-    prev_prio: 120 prev_state: 0 next_comm: "a" next_pid: 10 next_prio: 120 } }
-  event { timestamp: 400 pid: 10 sched_switch { prev_comm: "a" prev_pid: 10 prev_prio: 120
-    prev_state: 1 next_comm: "swapper/1" next_pid: 0 next_prio: 120 } } } }
-packet { trusted_packet_sequence_id: 2 ftrace_events { cpu: 1
-  event { timestamp: 300 pid: 0 cpu_frequency { state: 1800000 cpu_id: 1 } } } }
-packet { trusted_packet_sequence_id: 1 ftrace_events { cpu: 0 lost_events: true
-  event { timestamp: 100 pid: 20 print { ip: 1 buf: "B|20|work\n" } }
-  event { timestamp: 150 pid: 20 sched_waking { comm: "a" pid: 10 prio: 120 target_cpu: 1 } }
-  event { timestamp: 250 pid: 20 sched_migrate_task { comm: "a" pid: 10 prio: 120
-    orig_cpu: 0 dest_cpu: 1 } } } }
-packet { clock_snapshot { } trusted_packet_sequence_id: 3 }
-packet { trusted_packet_sequence_id: 1 previous_packet_dropped: 1 ftrace_events { cpu: 0
-  event { timestamp: 500 pid: 20 print { buf: "E|20\n" } } } }
-packet { trusted_packet_sequence_id: 4 ftrace_events { cpu: 2
-  event { timestamp: 350 pid: 0 cpu_idle { state: 1 cpu_id: 2 } }
-  event { timestamp: 450 pid: 0 cpu_idle { state: 4294967295 cpu_id: 2 } } } }
-packet { trusted_packet_sequence_id: 4 ftrace_events { cpu: 2
-  event { timestamp: 120 pid: 0 cpu_idle { state: 0 cpu_id: 2 } } } }
-EOF
-	ok "protoc encodes the small trace" test -s "$TMP/s.pftrace"
-	"$TRAX" load "$TMP/s.pftrace" -o "$TMP/s.db" >/dev/null 2>"$TMP/err"
+	encode "$TMP/s.pftrace" <"$FIX/small.textproto"
+	ok "small.pftrace is protoc's encoding of small.textproto" cmp "$TMP/s.pftrace" \
+		"$FIX/small.pftrace"
+fi
+# What trax loads from it (no protoc needed). Bundles out of time order in the file:
+#   file order: seq 1 cpu 1 (200, 400), seq 2 cpu 1 (300), seq 1 cpu 0 lost_events (100, 150,
+#   250: an event trax does not decode), a clock snapshot (seq 3), seq 1 again with
+#   previous_packet_dropped: cpu 0 (500), then seq 4 cpu 2 (350, 450) and seq 4 cpu 2 again,
+#   earlier (120). Time order: 100 b's B marker, 120 idle, 150 b wakes a, 200 a switched in on
+#   CPU 1, 250 migrate, 300 frequency, 350 idle, 400 a switched out (S), 450 idle, 500 b's E
+#   marker.
+{
+	"$TRAX" load "$FIX/small.pftrace" -o "$TMP/s.db" >/dev/null 2>"$TMP/err"
 	is "$?" 0 "trax load reads it"
 	is "$(out_of_order "$TMP/s.db")" "" "every event table's rows are in time order"
 	is "$(q "$TMP/s.db" "SELECT ts || ' ' || cpu || ' ' || prev_pid || ' ' || next_pid FROM
@@ -276,7 +264,39 @@ EOF
 		"the trace runs from 100 to 500"
 	is "$(meta "$TMP/s.db" cpus) $(meta "$TMP/s.db" trace_clock)" "3 boot" \
 		"3 CPUs; no ftrace_clock: the boot clock"
-fi
+}
+
+# ---- the small trace cut at every byte ----
+# A cut at a packet start is a shorter, well-formed trace: it loads. Any other cut: exit 2, one
+# line naming the file, no db; after the first packet the line names the offset of the packet
+# cut short (inside the first packet the bytes are not told from others: "unrecognized").
+packet_starts "$FIX/small.pftrace" >"$TMP/s.starts"
+ssize=$(stat -c %s "$FIX/small.pftrace")
+sfirst=$(sed -n 2p "$TMP/s.starts")
+bad= nload=0
+for k in $(seq 1 $((ssize - 1))); do
+	head -c "$k" "$FIX/small.pftrace" >"$TMP/c.pftrace"
+	rm -rf "$TMP/cout"
+	mkdir -p "$TMP/cout"
+	"$TRAX" load "$TMP/c.pftrace" -o "$TMP/cout/c.db" >/dev/null 2>"$TMP/err"
+	rc=$?
+	why=
+	if grep -qx "$k" "$TMP/s.starts"; then
+		nload=$((nload + 1))
+		[ $rc -eq 0 ] || why="exit $rc at a packet start;"
+	else
+		start=$(awk -v k="$k" '$1 < k { s = $1 } END { print s }' "$TMP/s.starts")
+		[ $rc -eq 2 ] || why="exit $rc;"
+		[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
+		grep -qF "$TMP/c.pftrace: " "$TMP/err" || why="$why no file name;"
+		[ "$k" -lt "$sfirst" ] || grep -qF "the packet at byte offset $start " "$TMP/err" ||
+			why="$why not the packet at $start;"
+		[ -z "$(ls -A "$TMP/cout")" ] || why="$why left $(ls -A "$TMP/cout");"
+	fi
+	[ -z "$why" ] || bad="$bad cut at $k: $why $(head -1 "$TMP/err")"$'\n'
+done
+is "$bad" "" "small.pftrace cut at each of its $((ssize - 1)) bytes: $nload cuts at packet \
+starts load; every other exits 2 with one line naming the file (and the cut packet), no db"
 
 # ---- corrupt traces, written as bytes (offsets by hand) ----
 # pf NAME HEX...: the bytes, in file NAME
