@@ -138,14 +138,14 @@ bench:
 
 # The fuzz targets (tests/fuzz/, doc/fuzz.md): the library built again with clang, libFuzzer's
 # coverage and ASan+UBSan, into build-fuzz/ (one target per reader: trace.dat, text, systrace,
-# rules). make check builds them and tests/integration/fuzz.sh runs each briefly.
+# Perfetto, rules). make check builds them and tests/integration/fuzz.sh runs each briefly.
 FUZZ_BUILD := build-fuzz
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=gnu11 -O1 -g $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP \
 	-D_GNU_SOURCE -I. -DTRAX_VERSION=\"$(VERSION)\" -DTRAX_TRACECMD_ABI=$(TRACECMD_ABI) \
 	$(PKG_CFLAGS)
-FUZZ_TARGETS := dat text systrace rules
+FUZZ_TARGETS := dat text systrace perfetto rules
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 SECONDS ?= 60

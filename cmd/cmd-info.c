@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "parse/parse.h"
+#include "util/strbuf.h"
 
 const char cmd_info_usage[] =
 	"usage: trax info TRACE|DB [--tasks N]\n"
@@ -180,6 +181,51 @@ static void info_unseen(sqlite3 *db)
 	sqlite3_finalize(st);
 }
 
+/*
+ * What a Perfetto trace holds that trax did not read (parse/perfetto.c counts it in meta):
+ * packets by kind, compact_sched bundles, ftrace events it does not decode (in raw_event).
+ */
+static void info_unread(sqlite3 *db)
+{
+	static const char *const sql[] = {
+		"SELECT substr(key, 25), value FROM meta WHERE key LIKE 'perfetto.packets.unused.%' "
+		"ORDER BY CAST(value AS INTEGER) DESC, key",
+		"SELECT 'ftrace_event_' || substr(key, 33), value FROM meta WHERE key LIKE "
+		"'perfetto.ftrace.events.unknown.%' ORDER BY CAST(value AS INTEGER) DESC, key",
+	};
+	static const char *const what[] = { "packets", "ftrace events (in raw_event)" };
+	char *total = trax_db_meta(db, "perfetto.packets"), *cs;
+
+	if (!total)
+		return;
+	for (int i = 0; i < 2; i++) {
+		sqlite3_stmt *st = NULL;
+		int64_t sum = 0;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) == SQLITE_OK) {
+			while (sqlite3_step(st) == SQLITE_ROW) {
+				strbuf_addf(&sb, "%s%s %s", sb.len ? ", " : "",
+					    (const char *)sqlite3_column_text(st, 0),
+					    (const char *)sqlite3_column_text(st, 1));
+				sum += sqlite3_column_int64(st, 1);
+			}
+		}
+		sqlite3_finalize(st);
+		if (sum && !i)
+			printf("not read: %lld of %s %s: %s\n", (long long)sum, total, what[i],
+			       sb.buf);
+		else if (sum)
+			printf("not read: %lld %s: %s\n", (long long)sum, what[i], sb.buf);
+		strbuf_release(&sb);
+	}
+	cs = trax_db_meta(db, "perfetto.ftrace.bundles.unused.compact_sched");
+	if (cs && strcmp(cs, "0"))
+		printf("not read: %s ftrace bundles' compact_sched events\n", cs);
+	free(cs);
+	free(total);
+}
+
 /* Source, time range, CPUs, kernel, clock and what was loaded, from meta. */
 static void info_meta(sqlite3 *db)
 {
@@ -272,6 +318,7 @@ int cmd_info(int argc, char **argv)
 	info_android(db);
 	info_lost(db);
 	info_unseen(db);
+	info_unread(db);
 	sqlite3_close(db);
 	return EXIT_OK;
 }

@@ -41,7 +41,7 @@ int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_erro
 
 		if (rd->text && memchr(buf, '\0', n))
 			return trax_error_set(err, TRAX_E_FORMAT, "%s: unrecognized binary content "
-					      "(not trace.dat, not a trax db)", path);
+					      "(not trace.dat, Perfetto or a trax db)", path);
 		if (rd->sniff(buf, (size_t)n)) {
 			*fmt = rd->fmt;
 			return 0;
@@ -49,5 +49,5 @@ int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_erro
 	}
 	return trax_error_set(err, TRAX_E_FORMAT,
 			      "%s: unrecognized content (no ftrace event lines, not trace.dat, "
-			      "systrace or a trax db)", path);
+			      "systrace, Perfetto or a trax db)", path);
 }

@@ -18,5 +18,6 @@
  */
 READER(DAT, "trace.dat", dat_sniff, dat_read, 0)
 READER(SYSTRACE, "systrace", systrace_sniff, systrace_read, 0)
+READER(PERFETTO, "perfetto", perfetto_sniff, perfetto_read, 0)
 READER(TEXT, "text", text_looks_like_ftrace, text_read, 1)
 #undef READER

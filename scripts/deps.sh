@@ -21,9 +21,12 @@ all=("${trax[@]}" libcmocka-dev)
 demo=("${trax[@]}" rt-app)
 # Tests: cmocka, clang for the fuzz targets, the reference tools trax is compared with, workloads, validators, and the
 # kernel's kselftest runner (linux-source: runner.sh, lib.mk; lib.mk installs with rsync), and
-# man-db with groff-base to render the man pages (tests/integration/man-pages.sh, help-man.sh).
+# man-db with groff-base to render the man pages (tests/integration/man-pages.sh, help-man.sh),
+# protoc with protobuf's descriptor.proto to decode Perfetto traces and the reference schema
+# (tests/integration/perfetto-*.sh).
 check=("${all[@]}" clang libclang-rt-14-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
-	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base)
+	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base
+	protobuf-compiler libprotobuf-dev)
 bench=("${check[@]}")
 # The fuzz targets: clang and its runtime (libFuzzer, the sanitizers), with the libraries of all.
 fuzz=("${all[@]}" clang libclang-rt-14-dev)

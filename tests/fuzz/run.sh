@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh BUILD SECONDS [TARGET...]: run the fuzz targets of BUILD (build-fuzz) and
-# print TAP. For each target (default: all four): first every input of its regression corpus
+# print TAP. For each target (default: all five): first every input of its regression corpus
 # (tests/fuzz/regress/TARGET/: inputs that once failed) and every seed, once each; then
 # SECONDS seconds of fuzzing from the seeds into a fresh corpus. A crash, leak, sanitizer
 # report, an input over the per-input timeout (10 s) or over the memory limit (2 GB), or a
@@ -14,7 +14,7 @@ build=${1:?usage: run.sh BUILD SECONDS [TARGET...]}
 secs=${2:?usage: run.sh BUILD SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dat text systrace rules)
+[ ${#targets[@]} -gt 0 ] || targets=(dat text systrace perfetto rules)
 build=$(cd "$build" && pwd)
 
 export ASAN_OPTIONS=${TRAX_FUZZ_ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0}
@@ -29,7 +29,7 @@ trap 'rm -rf "$seeds"' EXIT
 max_len() {
 	case $1 in
 	dat) echo 131072 ;;
-	text | systrace) echo 32768 ;;
+	text | systrace | perfetto) echo 32768 ;;
 	rules) echo 16384 ;;
 	esac
 }

@@ -4,14 +4,15 @@
 # The seeds are the project's own fixtures (tests/fixtures), made small where mutation would
 # otherwise spend its time on bulk: text traces are cut to their first lines, systrace seeds
 # are built here from those lines (modern trace-data block, legacy linuxPerfData string, atrace
-# -z zlib dump) with atrace markers added; rule seeds are every rule file of the project. When
+# -z zlib dump) with atrace markers added; Perfetto seeds are the small fixture of
+# tests/fixtures/perfetto; rule seeds are every rule file of the project. When
 # ../shared is beside the project, small reference traces are added too (never copied into the
 # repository: they are read from there at run time).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
 shared=${TRAX_SHARED:-$top/../shared}
-mkdir -p "$out"/{dat,text,systrace,rules}
+mkdir -p "$out"/{dat,text,systrace,perfetto,rules}
 
 # trace.dat: every fixture (17 to 70 KB)
 cp "$top"/tests/fixtures/*.dat "$top"/tests/fixtures/text/trace.dat "$out/dat/"
@@ -66,6 +67,20 @@ sed -n '5,$p' "$lines" | sed 's/ (  *[0-9-]*)//; s/(-----) //' >"$out/systrace/l
 if [ -d "$shared/traces/trappy" ]; then
 	cp "$shared"/traces/trappy/trace_systrace.html "$shared"/traces/trappy/trace_legacy_systrace.html \
 		"$out/systrace/"
+fi
+
+# Perfetto: the small fixture (every event kind trax decodes but print's ip, lost events, a
+# dropped packet, bundles out of order), and with ../shared the real trace's first packets
+# (whole packets, up to 32 KiB: the packet walk is Trace.packet's tag and length)
+cp "$top"/tests/fixtures/perfetto/small.pftrace "$out/perfetto/"
+pt=$shared/traces/perfetto/test_trace.perfetto-trace
+if [ -f "$pt" ]; then
+	perl -e 'local $/; open(my $f, "<:raw", $ARGV[0]) or die; my $d = <$f>; my ($o, $end) = (0, 0);
+		while ($o < length $d && ord(substr($d, $o, 1)) == 10) { my $p = $o + 1;
+			my ($l, $s, $b) = (0, 0, 0x80);
+			while ($b & 0x80) { $b = ord(substr($d, $p++, 1)); $l |= ($b & 0x7f) << $s; $s += 7 }
+			last if $p + $l > 32768; $o = $p + $l }
+		print substr($d, 0, $o)' "$pt" >"$out/perfetto/test_trace-head.pftrace"
 fi
 
 # rules: every rule file of the project

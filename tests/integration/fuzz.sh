@@ -15,7 +15,7 @@ if [ "${TRAX_SAN:-0}" = 1 ]; then
 	skip "fuzz targets" "run once, in the plain build's pass (the targets are ASan+UBSan builds)"
 	finish
 fi
-for t in dat text systrace rules; do
+for t in dat text systrace perfetto rules; do
 	if [ ! -x "$fb/fuzz-$t" ]; then
 		_result 1 "fuzz-$t is built" "$fb/fuzz-$t absent: make check builds it (make fuzz-build)"
 		finish

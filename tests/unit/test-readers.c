@@ -17,7 +17,7 @@
 static void test_table(void **state)
 {
 	(void)state;
-	assert_int_equal(trax_nreaders, 3);
+	assert_int_equal(trax_nreaders, 4);
 	for (int i = 0; i < trax_nreaders; i++) {
 		const struct trax_reader *r = &trax_readers[i];
 
@@ -44,13 +44,42 @@ static void test_sniffers(void **state)
 	static const char text[] = "# tracer: nop\n#\n"
 		"          <idle>-0     [000] d..2  100.000001: sched_switch: prev_comm=swapper/0 "
 		"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=1 next_prio=120\n";
+	/* a blank line first: 0x0a is also the tag of Trace.packet */
+	static const char text_nl[] = "\n          <idle>-0     [000] d..2  100.000001: "
+		"sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> "
+		"next_comm=a next_pid=1 next_prio=120\n";
+	/*
+	 * Perfetto, encoded by hand: 0a 04 = Trace.packet (field 1, wire type 2), 4 bytes:
+	 * 40 01 = TracePacket.timestamp (field 8, varint) 1, 50 01 = trusted_packet_sequence_id
+	 * (field 10, varint) 1. No NUL byte in it.
+	 */
+	static const char pf[] = "\x0a\x04\x40\x01\x50\x01";
+	/* ... then a second packet of 16 bytes, cut by the head after its first byte */
+	static const char pf_cut[] = "\x0a\x04\x40\x01\x50\x01\x0a\x10\x40";
+	/* one packet of 65536 bytes (80 80 04), longer than the head: its two fields in it */
+	static const char pf_long[] = "\x0a\x80\x80\x04\x40\x01\x50\x01";
 	const struct { const char *head; size_t n; enum trax_format fmt; } cases[] = {
 		{ dat, sizeof(dat) - 1, TRAX_FMT_DAT },
 		{ html, sizeof(html) - 1, TRAX_FMT_SYSTRACE },
 		{ block, sizeof(block) - 1, TRAX_FMT_SYSTRACE },
 		{ zlib, sizeof(zlib) - 1, TRAX_FMT_SYSTRACE },
 		{ text, sizeof(text) - 1, TRAX_FMT_TEXT },
+		{ text_nl, sizeof(text_nl) - 1, TRAX_FMT_TEXT },
+		{ pf, sizeof(pf) - 1, TRAX_FMT_PERFETTO },
+		{ pf_cut, sizeof(pf_cut) - 1, TRAX_FMT_PERFETTO },
+		{ pf_long, sizeof(pf_long) - 1, TRAX_FMT_PERFETTO },
 	};
+	/*
+	 * Not Perfetto: a packet of 4 bytes with 3 in the file (one whole field: too little to
+	 * tell); a field of wire type 3 (0b: field 1, a group); a packet of a field TracePacket
+	 * does not have (0xf8 0x07 = field 127, varint); a second top-level field that is not a
+	 * packet (0x12: field 2).
+	 */
+	static const char *const not_pf[] = {
+		"\x0a\x04\x40\x01\x50", "\x0a\x02\x0b\x01", "\x0a\x03\xf8\x07\x01",
+		"\x0a\x02\x40\x01\x12\x00",
+	};
+	static const size_t not_pf_len[] = { 5, 4, 5, 6 };
 
 	(void)state;
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -62,6 +91,11 @@ static void test_sniffers(void **state)
 					 !want);
 		}
 	}
+	for (size_t c = 0; c < sizeof(not_pf) / sizeof(not_pf[0]); c++)
+		for (int i = 0; i < trax_nreaders; i++)
+			if (trax_readers[i].sniff(not_pf[c], not_pf_len[c]))
+				fail_msg("not Perfetto %zu: %s's sniffer claims it", c,
+					 trax_readers[i].name);
 	/* "TRACE:" with no zlib stream after it is not atrace -z */
 	for (int i = 0; i < trax_nreaders; i++)
 		assert_false(trax_readers[i].fmt == TRAX_FMT_SYSTRACE &&
@@ -74,11 +108,11 @@ static void test_detect(void **state)
 	static const char *const heads[] = {
 		"\x17\x08\x44tracing6", "<html>", "# tracer: nop\n#\n"
 		"  a-1 [000] 1.000000: sched_waking: comm=b pid=2 prio=120 target_cpu=000\n",
-		"\x01\x02\0\x03 binary",
+		"\x01\x02\0\x03 binary", "\x0a\x04\x40\x01\x50\x01",
 	};
-	static const size_t lens[] = { 11, 0, 0, 11 };	/* 0: a string */
+	static const size_t lens[] = { 11, 0, 0, 11, 0 };	/* 0: a string */
 	const enum trax_format want[] = { TRAX_FMT_DAT, TRAX_FMT_SYSTRACE, TRAX_FMT_TEXT,
-					  TRAX_FMT_UNKNOWN };
+					  TRAX_FMT_UNKNOWN, TRAX_FMT_PERFETTO };
 	char path[] = "/tmp/trax-test-readers-XXXXXX";
 
 	(void)state;

@@ -1,0 +1,215 @@
+/*
+ * parse/perfetto-fields.h: the field numbers of Perfetto's trace format that trax reads, from
+ * the public schema (perfetto.protos.Trace, protos/perfetto/trace/perfetto_trace.proto of
+ * google/perfetto; tests/integration/perfetto-load.sh checks every number here against it).
+ * Each constant's comment names its message and field. The first part is the constants,
+ * included once; the second, the ftrace events trax decodes, is an X-macro table read only
+ * by an includer that defines PF_EVENT and PF_F first (the file undefines them at its end).
+ */
+#ifndef TRAX_PARSE_PERFETTO_FIELDS_H
+#define TRAX_PARSE_PERFETTO_FIELDS_H
+
+/* ---- Trace: the file, a run of packets ---- */
+enum {
+	PF_TRACE_PACKET = 1,			/* Trace.packet */
+};
+
+/* ---- TracePacket: the fields that say where a packet belongs (not what it holds) ---- */
+enum {
+	PF_PACKET_TIMESTAMP = 8,		/* TracePacket.timestamp */
+	PF_PACKET_TIMESTAMP_CLOCK_ID = 58,	/* TracePacket.timestamp_clock_id */
+	PF_PACKET_TRUSTED_UID = 3,		/* TracePacket.trusted_uid */
+	PF_PACKET_TRUSTED_SEQUENCE_ID = 10,	/* TracePacket.trusted_packet_sequence_id */
+	PF_PACKET_TRUSTED_PID = 79,		/* TracePacket.trusted_pid */
+	PF_PACKET_SEQUENCE_FLAGS = 13,		/* TracePacket.sequence_flags */
+	PF_PACKET_INCREMENTAL_STATE_CLEARED = 41, /* TracePacket.incremental_state_cleared */
+	PF_PACKET_PREVIOUS_PACKET_DROPPED = 42,	/* TracePacket.previous_packet_dropped */
+	PF_PACKET_FIRST_PACKET_ON_SEQUENCE = 87, /* TracePacket.first_packet_on_sequence */
+	PF_PACKET_MACHINE_ID = 98,		/* TracePacket.machine_id */
+};
+
+/*
+ * TracePacket's data (its oneof data, and interned_data and trace_packet_defaults, which are
+ * incremental state): PF_PACKET_KIND(name, number), one row each, named as in the schema. A
+ * packet's data fields not listed are counted by number.
+ */
+#define PF_PACKET_KINDS                                                                         \
+	PF_PACKET_KIND(ftrace_events, 1)		/* TracePacket.ftrace_events */         \
+	PF_PACKET_KIND(process_tree, 2)			/* TracePacket.process_tree */          \
+	PF_PACKET_KIND(inode_file_map, 4)		/* TracePacket.inode_file_map */        \
+	PF_PACKET_KIND(chrome_events, 5)		/* TracePacket.chrome_events */         \
+	PF_PACKET_KIND(clock_snapshot, 6)		/* TracePacket.clock_snapshot */        \
+	PF_PACKET_KIND(sys_stats, 7)			/* TracePacket.sys_stats */             \
+	PF_PACKET_KIND(process_stats, 9)		/* TracePacket.process_stats */         \
+	PF_PACKET_KIND(track_event, 11)			/* TracePacket.track_event */           \
+	PF_PACKET_KIND(interned_data, 12)		/* TracePacket.interned_data */         \
+	PF_PACKET_KIND(trace_config, 33)		/* TracePacket.trace_config */          \
+	PF_PACKET_KIND(ftrace_stats, 34)		/* TracePacket.ftrace_stats */          \
+	PF_PACKET_KIND(trace_stats, 35)			/* TracePacket.trace_stats */           \
+	PF_PACKET_KIND(synchronization_marker, 36)	/* TracePacket.synchronization_marker */ \
+	PF_PACKET_KIND(profile_packet, 37)		/* TracePacket.profile_packet */        \
+	PF_PACKET_KIND(battery, 38)			/* TracePacket.battery */               \
+	PF_PACKET_KIND(android_log, 39)			/* TracePacket.android_log */           \
+	PF_PACKET_KIND(power_rails, 40)			/* TracePacket.power_rails */           \
+	PF_PACKET_KIND(process_descriptor, 43)		/* TracePacket.process_descriptor */    \
+	PF_PACKET_KIND(thread_descriptor, 44)		/* TracePacket.thread_descriptor */     \
+	PF_PACKET_KIND(system_info, 45)			/* TracePacket.system_info */           \
+	PF_PACKET_KIND(trigger, 46)			/* TracePacket.trigger */               \
+	PF_PACKET_KIND(packages_list, 47)		/* TracePacket.packages_list */         \
+	PF_PACKET_KIND(perfetto_metatrace, 49)		/* TracePacket.perfetto_metatrace */    \
+	PF_PACKET_KIND(compressed_packets, 50)		/* TracePacket.compressed_packets */    \
+	PF_PACKET_KIND(gpu_counter_event, 52)		/* TracePacket.gpu_counter_event */     \
+	PF_PACKET_KIND(gpu_render_stage_event, 53)	/* TracePacket.gpu_render_stage_event */ \
+	PF_PACKET_KIND(streaming_profile_packet, 54)	/* TracePacket.streaming_profile_packet */ \
+	PF_PACKET_KIND(graphics_frame_event, 57)	/* TracePacket.graphics_frame_event */  \
+	PF_PACKET_KIND(trace_packet_defaults, 59)	/* TracePacket.trace_packet_defaults */ \
+	PF_PACKET_KIND(track_descriptor, 60)		/* TracePacket.track_descriptor */      \
+	PF_PACKET_KIND(module_symbols, 61)		/* TracePacket.module_symbols */        \
+	PF_PACKET_KIND(vulkan_memory_event, 62)		/* TracePacket.vulkan_memory_event */   \
+	PF_PACKET_KIND(gpu_log, 63)			/* TracePacket.gpu_log */               \
+	PF_PACKET_KIND(perf_sample, 66)			/* TracePacket.perf_sample */           \
+	PF_PACKET_KIND(cpu_info, 67)			/* TracePacket.cpu_info */              \
+	PF_PACKET_KIND(smaps_packet, 68)		/* TracePacket.smaps_packet */          \
+	PF_PACKET_KIND(service_event, 69)		/* TracePacket.service_event */         \
+	PF_PACKET_KIND(initial_display_state, 70)	/* TracePacket.initial_display_state */ \
+	PF_PACKET_KIND(gpu_mem_total_event, 71)		/* TracePacket.gpu_mem_total_event */   \
+	PF_PACKET_KIND(extension_descriptor, 72)	/* TracePacket.extension_descriptor */  \
+	PF_PACKET_KIND(memory_tracker_snapshot, 73)	/* TracePacket.memory_tracker_snapshot */ \
+	PF_PACKET_KIND(statsd_atom, 84)			/* TracePacket.statsd_atom */           \
+	PF_PACKET_KIND(android_system_property, 86)	/* TracePacket.android_system_property */ \
+	PF_PACKET_KIND(trace_uuid, 89)			/* TracePacket.trace_uuid */            \
+	PF_PACKET_KIND(entity_state_residency, 91)	/* TracePacket.entity_state_residency */ \
+	PF_PACKET_KIND(zstd_compressed_packets, 133)	/* TracePacket.zstd_compressed_packets */
+
+/* The packet kinds the reader decodes (the others are counted by kind). */
+enum {
+#define PF_PACKET_KIND(name, number) PF_PACKET_##name = number,
+	PF_PACKET_KINDS
+#undef PF_PACKET_KIND
+};
+
+/* TracePacket.sequence_flags values (TracePacket.SequenceFlags) */
+enum {
+	PF_SEQ_INCREMENTAL_STATE_CLEARED = 1,	/* SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED */
+	PF_SEQ_NEEDS_INCREMENTAL_STATE = 2,	/* SequenceFlags.SEQ_NEEDS_INCREMENTAL_STATE */
+};
+
+/* ---- FtraceEventBundle: one CPU's events, in time order ---- */
+enum {
+	PF_BUNDLE_CPU = 1,			/* FtraceEventBundle.cpu */
+	PF_BUNDLE_EVENT = 2,			/* FtraceEventBundle.event */
+	PF_BUNDLE_LOST_EVENTS = 3,		/* FtraceEventBundle.lost_events */
+	PF_BUNDLE_COMPACT_SCHED = 4,		/* FtraceEventBundle.compact_sched */
+	PF_BUNDLE_FTRACE_CLOCK = 5,		/* FtraceEventBundle.ftrace_clock */
+};
+
+/* FtraceEventBundle.ftrace_clock values (FtraceClock); UNSPECIFIED means the boot clock */
+enum {
+	PF_CLOCK_UNSPECIFIED = 0,		/* FtraceClock.FTRACE_CLOCK_UNSPECIFIED */
+	PF_CLOCK_UNKNOWN = 1,			/* FtraceClock.FTRACE_CLOCK_UNKNOWN */
+	PF_CLOCK_GLOBAL = 2,			/* FtraceClock.FTRACE_CLOCK_GLOBAL */
+	PF_CLOCK_LOCAL = 3,			/* FtraceClock.FTRACE_CLOCK_LOCAL */
+	PF_CLOCK_MONO_RAW = 4,			/* FtraceClock.FTRACE_CLOCK_MONO_RAW */
+};
+
+/* ---- FtraceEvent: one event; the oneof event numbers are the table below ---- */
+enum {
+	PF_EVENT_TIMESTAMP = 1,			/* FtraceEvent.timestamp */
+	PF_EVENT_PID = 2,			/* FtraceEvent.pid */
+	PF_EVENT_COMMON_FLAGS = 5,		/* FtraceEvent.common_flags */
+};
+
+#endif /* TRAX_PARSE_PERFETTO_FIELDS_H */
+
+/*
+ * ---- the ftrace events trax decodes ----
+ *
+ * PF_EVENT(ID, number, "system", "name", fields)
+ *	an event of FtraceEvent's oneof event: its field number there, the kernel's system and
+ *	event name, and its message's fields, in the message's order:
+ * PF_F(number, "name", TYPE)
+ *	a field of the event's message: its number, its name (the schema's names are the
+ *	kernel format's), and its scalar type in the schema: STR (string), I32 (int32: a
+ *	negative value is a 10-byte varint), I64 (int64), U32 (uint32), U64 (uint64).
+ * The event and its fields become a table with those columns, as for a trace.dat.
+ */
+#ifdef PF_EVENT
+/* FtraceEvent.print */
+PF_EVENT(PRINT, 3, "ftrace", "print",
+	PF_F(1, "ip", U64)		/* PrintFtraceEvent.ip */
+	PF_F(2, "buf", STR))		/* PrintFtraceEvent.buf */
+/* FtraceEvent.sched_switch */
+PF_EVENT(SCHED_SWITCH, 4, "sched", "sched_switch",
+	PF_F(1, "prev_comm", STR)	/* SchedSwitchFtraceEvent.prev_comm */
+	PF_F(2, "prev_pid", I32)	/* SchedSwitchFtraceEvent.prev_pid */
+	PF_F(3, "prev_prio", I32)	/* SchedSwitchFtraceEvent.prev_prio */
+	PF_F(4, "prev_state", I64)	/* SchedSwitchFtraceEvent.prev_state */
+	PF_F(5, "next_comm", STR)	/* SchedSwitchFtraceEvent.next_comm */
+	PF_F(6, "next_pid", I32)	/* SchedSwitchFtraceEvent.next_pid */
+	PF_F(7, "next_prio", I32))	/* SchedSwitchFtraceEvent.next_prio */
+/* FtraceEvent.cpu_frequency */
+PF_EVENT(CPU_FREQUENCY, 11, "power", "cpu_frequency",
+	PF_F(1, "state", U32)		/* CpuFrequencyFtraceEvent.state */
+	PF_F(2, "cpu_id", U32))		/* CpuFrequencyFtraceEvent.cpu_id */
+/* FtraceEvent.cpu_idle */
+PF_EVENT(CPU_IDLE, 13, "power", "cpu_idle",
+	PF_F(1, "state", U32)		/* CpuIdleFtraceEvent.state */
+	PF_F(2, "cpu_id", U32))		/* CpuIdleFtraceEvent.cpu_id */
+/* FtraceEvent.sched_wakeup */
+PF_EVENT(SCHED_WAKEUP, 17, "sched", "sched_wakeup",
+	PF_F(1, "comm", STR)		/* SchedWakeupFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedWakeupFtraceEvent.pid */
+	PF_F(3, "prio", I32)		/* SchedWakeupFtraceEvent.prio */
+	PF_F(4, "success", I32)		/* SchedWakeupFtraceEvent.success */
+	PF_F(5, "target_cpu", I32))	/* SchedWakeupFtraceEvent.target_cpu */
+/* FtraceEvent.sched_waking */
+PF_EVENT(SCHED_WAKING, 20, "sched", "sched_waking",
+	PF_F(1, "comm", STR)		/* SchedWakingFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedWakingFtraceEvent.pid */
+	PF_F(3, "prio", I32)		/* SchedWakingFtraceEvent.prio */
+	PF_F(4, "success", I32)		/* SchedWakingFtraceEvent.success */
+	PF_F(5, "target_cpu", I32))	/* SchedWakingFtraceEvent.target_cpu */
+/* FtraceEvent.sched_wakeup_new */
+PF_EVENT(SCHED_WAKEUP_NEW, 114, "sched", "sched_wakeup_new",
+	PF_F(1, "comm", STR)		/* SchedWakeupNewFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedWakeupNewFtraceEvent.pid */
+	PF_F(3, "prio", I32)		/* SchedWakeupNewFtraceEvent.prio */
+	PF_F(4, "success", I32)		/* SchedWakeupNewFtraceEvent.success */
+	PF_F(5, "target_cpu", I32))	/* SchedWakeupNewFtraceEvent.target_cpu */
+/* FtraceEvent.task_newtask */
+PF_EVENT(TASK_NEWTASK, 235, "task", "task_newtask",
+	PF_F(1, "pid", I32)		/* TaskNewtaskFtraceEvent.pid */
+	PF_F(2, "comm", STR)		/* TaskNewtaskFtraceEvent.comm */
+	PF_F(3, "clone_flags", U64)	/* TaskNewtaskFtraceEvent.clone_flags */
+	PF_F(4, "oom_score_adj", I32))	/* TaskNewtaskFtraceEvent.oom_score_adj */
+/* FtraceEvent.task_rename */
+PF_EVENT(TASK_RENAME, 236, "task", "task_rename",
+	PF_F(1, "pid", I32)		/* TaskRenameFtraceEvent.pid */
+	PF_F(2, "oldcomm", STR)		/* TaskRenameFtraceEvent.oldcomm */
+	PF_F(3, "newcomm", STR)		/* TaskRenameFtraceEvent.newcomm */
+	PF_F(4, "oom_score_adj", I32))	/* TaskRenameFtraceEvent.oom_score_adj */
+/* FtraceEvent.sched_process_exec */
+PF_EVENT(SCHED_PROCESS_EXEC, 237, "sched", "sched_process_exec",
+	PF_F(1, "filename", STR)	/* SchedProcessExecFtraceEvent.filename */
+	PF_F(2, "pid", I32)		/* SchedProcessExecFtraceEvent.pid */
+	PF_F(3, "old_pid", I32))	/* SchedProcessExecFtraceEvent.old_pid */
+/* FtraceEvent.sched_process_exit */
+PF_EVENT(SCHED_PROCESS_EXIT, 238, "sched", "sched_process_exit",
+	PF_F(1, "comm", STR)		/* SchedProcessExitFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedProcessExitFtraceEvent.pid */
+	PF_F(3, "tgid", I32)		/* SchedProcessExitFtraceEvent.tgid */
+	PF_F(4, "prio", I32))		/* SchedProcessExitFtraceEvent.prio */
+/* FtraceEvent.sched_process_fork */
+PF_EVENT(SCHED_PROCESS_FORK, 239, "sched", "sched_process_fork",
+	PF_F(1, "parent_comm", STR)	/* SchedProcessForkFtraceEvent.parent_comm */
+	PF_F(2, "parent_pid", I32)	/* SchedProcessForkFtraceEvent.parent_pid */
+	PF_F(3, "child_comm", STR)	/* SchedProcessForkFtraceEvent.child_comm */
+	PF_F(4, "child_pid", I32))	/* SchedProcessForkFtraceEvent.child_pid */
+/* FtraceEvent.sched_process_free */
+PF_EVENT(SCHED_PROCESS_FREE, 240, "sched", "sched_process_free",
+	PF_F(1, "comm", STR)		/* SchedProcessFreeFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedProcessFreeFtraceEvent.pid */
+	PF_F(3, "prio", I32))		/* SchedProcessFreeFtraceEvent.prio */
+#undef PF_EVENT
+#undef PF_F
+#endif

@@ -1,0 +1,952 @@
+/* parse/perfetto.c: Perfetto protobuf traces (uncompressed): the ftrace events of their bundles. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse/load.h"
+#include "parse/pbwire.h"
+#include "parse/perfetto-fields.h"
+#include "parse/sink.h"
+#include "util/grow.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/*
+ * A Perfetto trace is a Trace message: a run of TracePacket fields (parse/perfetto-fields.h).
+ * The file is mapped and walked in place with parse/pbwire.h; nothing of it is copied.
+ *
+ * ftrace data comes in FtraceEventBundle packets, each one CPU's events in time order, from
+ * one or several packet sequences (one per ftrace data source), interleaved in the file in
+ * roughly, not exactly, time order (a sequence's packets may even come all before another's).
+ * The sink wants trace order, so the reader makes two passes. The first checks the whole
+ * file's framing and sorts the bundles with events into runs: the bundles of one CPU and
+ * sequence, in file order, whose events are in time order (a bundle that starts before the
+ * run's latest event starts a new run), each bundle kept as two varints, its distance from
+ * the run's previous bundle and its length (a few bytes a bundle). The second merges the runs'
+ * events into time order, a heap holding each run's next event. Anonymous memory is those
+ * lists and a few hundred bytes a run (runs: about one per CPU and sequence); the mapping is
+ * file-backed.
+ *
+ * Events of the table in perfetto-fields.h become rows of their kernel format's table (the
+ * schema's field names are the kernel's); other ftrace events go to raw_event, their fields
+ * written as number=value. Lost events: a bundle's lost_events flag is a lost_event row (count
+ * unknown) before its first event, on its CPU (an empty bundle's, before that CPU's next
+ * event); previous_packet_dropped on a sequence already seen (on the first packet of a
+ * sequence it only says that nothing came before) is a loss on every CPU when the sequence
+ * carries ftrace data, since the dropped packets may have been any CPU's. Every packet kind
+ * the reader does not use is counted in meta (perfetto.packets.unused.KIND), and so are
+ * compact_sched bundles, unknown events and fields.
+ */
+
+#define PF_MAX_CPUS 8192
+#define PF_KIND_DIRECT 2048	/* packet field numbers counted in a flat table */
+
+enum pf_type { PF_T_STR, PF_T_I32, PF_T_I64, PF_T_U32, PF_T_U64 };
+
+struct pf_fdef {
+	uint32_t num;
+	const char *name;
+	enum pf_type type;
+};
+
+struct pf_evdef {
+	uint32_t num;
+	const char *system, *name;
+	const struct pf_fdef *f;
+	int nf;
+};
+
+#define PF_F(num, name, type) { num, name, PF_T_##type },
+#define PF_EVENT(id, num, system, name, fields) \
+	static const struct pf_fdef pf_fields_##id[] = { fields };
+#include "parse/perfetto-fields.h"
+
+#define PF_F(num, name, type)
+#define PF_EVENT(id, num, system, name, fields) \
+	{ num, system, name, pf_fields_##id, sizeof(pf_fields_##id) / sizeof(pf_fields_##id[0]) },
+static const struct pf_evdef pf_events[] = {
+#include "parse/perfetto-fields.h"
+};
+#define PF_NEVENTS (int)(sizeof(pf_events) / sizeof(pf_events[0]))
+#define PF_MAX_FIELDS 16
+#define PF_EV_DIRECT 1024	/* FtraceEvent field numbers looked up in a flat table */
+
+static const struct {
+	uint32_t num;
+	const char *name;
+} pf_kinds[] = {
+#define PF_PACKET_KIND(name, number) { number, #name },
+	PF_PACKET_KINDS
+#undef PF_PACKET_KIND
+};
+
+/*
+ * A run: bundles of one CPU and sequence whose events are in time order, in file order. Pass 1
+ * lists them; pass 2 walks the list, one bundle and one event at a time.
+ */
+struct pf_run {
+	uint32_t seq;
+	int cpu;
+	uint64_t last_ts;	/* pass 1: its latest event */
+	uint64_t end;		/* where its last bundle (pass 2: the current one) ends */
+	uint8_t *list;		/* per bundle: varint (offset - end), varint (length << 1 | lost) */
+	size_t nlist, listcap;
+	struct pb_cursor lc;	/* pass 2: the list */
+	struct pb_cursor bc;	/* the bundle, past the event below */
+	struct pb_cursor ec;	/* the event */
+	struct pb_field body;	/* the event's oneof field (body.num 0: none) */
+	uint64_t ts;
+	int pid;
+	int first;		/* the event is its bundle's first */
+	int lost;		/* events were lost before the bundle */
+};
+
+/* The run that bundles of a CPU and sequence join. */
+struct pf_key {
+	uint32_t seq;
+	int cpu, run;
+};
+
+struct pf_seq {
+	uint32_t id;
+	int ftrace;		/* it carried ftrace bundles */
+};
+
+struct pf_count {
+	uint32_t num;
+	uint64_t n;
+};
+
+struct pf {
+	struct loader *L;
+	const char *path;
+	const uint8_t *map;
+	size_t size;
+
+	struct pf_run *runs;
+	int nruns, runcap;
+	struct pf_key *keys;
+	int nkeys, keycap, last_key;
+	struct pf_seq *seqs;
+	int nseqs, seqcap, last_seq;
+	uint8_t *pend_lost;	/* per CPU: a loss waits for the CPU's next bundle */
+	int ncpus, pend_cap;
+	int clock, clock_mixed, clock_set;
+
+	uint64_t packets, kinds[PF_KIND_DIRECT];
+	struct pf_count *kinds_far, *unknown_ev;
+	int nkinds_far, kfcap, nunknown_ev, uecap;
+	uint64_t bundles, events, empty_bundles, lost_bundles, compact_bundles, dropped;
+	uint64_t unknown_fields, unsorted, empty_packets, trace_unknown, last_ts;
+	uint64_t ev_count[PF_NEVENTS];
+
+	int16_t ev_index[PF_EV_DIRECT];	/* FtraceEvent field number -> pf_events row, or -1 */
+	int8_t slot[PF_NEVENTS][PF_MAX_FIELDS];	/* event field number -> its slot, or -1 */
+	struct ld_type *types[PF_NEVENTS];
+	struct ld_val vals[PF_MAX_FIELDS];
+
+	int *heap;		/* pass 2: runs by their next event */
+	int nheap;
+	struct strbuf raw;
+};
+
+static const char *kind_name(uint32_t num)
+{
+	for (size_t i = 0; i < sizeof(pf_kinds) / sizeof(pf_kinds[0]); i++)
+		if (pf_kinds[i].num == num)
+			return pf_kinds[i].name;
+	return NULL;
+}
+
+static int is_header_field(uint32_t num)
+{
+	switch (num) {
+	case PF_PACKET_TIMESTAMP:
+	case PF_PACKET_TIMESTAMP_CLOCK_ID:
+	case PF_PACKET_TRUSTED_UID:
+	case PF_PACKET_TRUSTED_SEQUENCE_ID:
+	case PF_PACKET_TRUSTED_PID:
+	case PF_PACKET_SEQUENCE_FLAGS:
+	case PF_PACKET_INCREMENTAL_STATE_CLEARED:
+	case PF_PACKET_PREVIOUS_PACKET_DROPPED:
+	case PF_PACKET_FIRST_PACKET_ON_SEQUENCE:
+	case PF_PACKET_MACHINE_ID:
+		return 1;
+	}
+	return 0;
+}
+
+static void count_add(struct pf_count **v, int *n, int *cap, uint32_t num)
+{
+	for (int i = 0; i < *n; i++) {
+		if ((*v)[i].num == num) {
+			(*v)[i].n++;
+			return;
+		}
+	}
+	TRAX_GROW(*v, *n, *cap, 8);
+	(*v)[*n].num = num;
+	(*v)[*n].n = 1;
+	(*n)++;
+}
+
+/* A pbwire error of cursor c, in a message naming the file, where, and what was being read. */
+static int pb_fail(struct pf *R, const struct pb_cursor *c, const char *what)
+{
+	const char *kind = c->err == PB_E_TRUNCATED || c->err == PB_E_LENGTH ?
+		"truncated or corrupt" : "corrupt";
+
+	return trax_error_set(ld_error(R->L), TRAX_E_FORMAT,
+			      "%s: %s Perfetto trace at byte offset %llu (%s): %s", R->path, kind,
+			      (unsigned long long)c->err_off, what, pb_strerror(c->err));
+}
+
+/* A field with the wrong wire type. */
+static int expect(struct pf *R, struct pb_cursor *c, const struct pb_field *f, enum pb_wire w,
+		  const char *what)
+{
+	if (!pb_expect(c, f, w))
+		return 0;
+	return trax_error_set(ld_error(R->L), TRAX_E_FORMAT,
+			      "%s: corrupt Perfetto trace at byte offset %llu (%s, field %u): wire "
+			      "type %d, the schema's is %d", R->path, (unsigned long long)f->off,
+			      what, f->num, f->wire, w);
+}
+
+static struct pf_seq *seq_get(struct pf *R, uint32_t id, int *is_new)
+{
+	*is_new = 0;
+	if (R->last_seq >= 0 && R->seqs[R->last_seq].id == id)
+		return &R->seqs[R->last_seq];
+	for (int i = 0; i < R->nseqs; i++) {
+		if (R->seqs[i].id == id) {
+			R->last_seq = i;
+			return &R->seqs[i];
+		}
+	}
+	TRAX_GROW(R->seqs, R->nseqs, R->seqcap, 16);
+	R->seqs[R->nseqs].id = id;
+	R->seqs[R->nseqs].ftrace = 0;
+	R->last_seq = R->nseqs++;
+	*is_new = 1;
+	return &R->seqs[R->last_seq];
+}
+
+static void cpus_grow(struct pf *R, int cpu)
+{
+	if (cpu < R->ncpus)
+		return;
+	if (cpu >= R->pend_cap) {
+		int cap = R->pend_cap ? R->pend_cap : 16;
+
+		while (cap <= cpu)
+			cap *= 2;
+		R->pend_lost = trax_realloc_array(R->pend_lost, cap, 1);
+		memset(R->pend_lost + R->pend_cap, 0, cap - R->pend_cap);
+		R->pend_cap = cap;
+	}
+	R->ncpus = cpu + 1;
+}
+
+/*
+ * An FtraceEvent's fields: its timestamp, pid and event body (body->num 0 when it has none).
+ * 0 or a negative error.
+ */
+static int event_fields(struct pf *R, struct pb_cursor *ec, uint64_t *ts, int *pid,
+			struct pb_field *body, uint64_t *unknown)
+{
+	struct pb_field f;
+	int r;
+
+	*ts = 0;
+	*pid = 0;
+	body->num = 0;
+	while ((r = pb_next(ec, &f)) > 0) {
+		switch (f.num) {
+		case PF_EVENT_TIMESTAMP:
+			if (expect(R, ec, &f, PB_VARINT, "an ftrace event's timestamp"))
+				return -TRAX_E_FORMAT;
+			*ts = f.val;
+			break;
+		case PF_EVENT_PID:
+			if (expect(R, ec, &f, PB_VARINT, "an ftrace event's pid"))
+				return -TRAX_E_FORMAT;
+			*pid = (int)(uint32_t)f.val;
+			break;
+		case PF_EVENT_COMMON_FLAGS:
+			break;
+		default:
+			/* the oneof event: every member is a message */
+			if (f.wire == PB_LEN && !body->num)
+				*body = f;
+			else if (unknown)
+				(*unknown)++;
+			break;
+		}
+	}
+	return r < 0 ? pb_fail(R, ec, "an ftrace event") : 0;
+}
+
+/* ---- pass 1: framing, counts and the runs ---- */
+
+static void list_varint(struct pf_run *u, uint64_t v)
+{
+	TRAX_GROW(u->list, u->nlist + 10, u->listcap, 64);
+	do {
+		u->list[u->nlist++] = (uint8_t)(v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+		v >>= 7;
+	} while (v);
+}
+
+/* A bundle with events (first and last the earliest and latest) into its run. */
+static void run_add(struct pf *R, uint32_t seq, int cpu, uint64_t first, uint64_t last,
+		    uint64_t off, size_t len, int lost)
+{
+	struct pf_key *k = NULL;
+	struct pf_run *u;
+
+	if (R->last_key >= 0 && R->keys[R->last_key].seq == seq && R->keys[R->last_key].cpu == cpu)
+		k = &R->keys[R->last_key];
+	for (int i = 0; !k && i < R->nkeys; i++)
+		if (R->keys[i].seq == seq && R->keys[i].cpu == cpu)
+			k = &R->keys[i];
+	if (!k) {
+		TRAX_GROW(R->keys, R->nkeys, R->keycap, 16);
+		k = &R->keys[R->nkeys++];
+		k->seq = seq;
+		k->cpu = cpu;
+		k->run = -1;
+	}
+	R->last_key = (int)(k - R->keys);
+	if (k->run < 0 || first < R->runs[k->run].last_ts) {
+		TRAX_GROW(R->runs, R->nruns, R->runcap, 16);
+		memset(&R->runs[R->nruns], 0, sizeof(R->runs[0]));
+		R->runs[R->nruns].seq = seq;
+		R->runs[R->nruns].cpu = cpu;
+		k->run = R->nruns++;
+	}
+	u = &R->runs[k->run];
+	list_varint(u, off - u->end);
+	list_varint(u, (uint64_t)len << 1 | !!lost);
+	u->end = off + len;
+	u->last_ts = last;
+}
+
+static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_field *bf,
+			uint32_t seq_id)
+{
+	struct pb_cursor bc, ec;
+	struct pb_field f, body;
+	uint64_t cpu = 0, first = 0, prev = 0, last = 0, ts;
+	uint64_t nev = 0;
+	int lost = 0, pid, r, is_new;
+
+	R->bundles++;
+	seq_get(R, seq_id, &is_new)->ftrace = 1;
+	pb_sub(pc, bf, &bc);
+	while ((r = pb_next(&bc, &f)) > 0) {
+		switch (f.num) {
+		case PF_BUNDLE_CPU:
+			if (expect(R, &bc, &f, PB_VARINT, "an ftrace bundle's cpu"))
+				return -TRAX_E_FORMAT;
+			cpu = f.val;
+			break;
+		case PF_BUNDLE_LOST_EVENTS:
+			if (expect(R, &bc, &f, PB_VARINT, "an ftrace bundle's lost_events"))
+				return -TRAX_E_FORMAT;
+			lost = f.val != 0;
+			break;
+		case PF_BUNDLE_FTRACE_CLOCK:
+			if (expect(R, &bc, &f, PB_VARINT, "an ftrace bundle's ftrace_clock"))
+				return -TRAX_E_FORMAT;
+			if (R->clock_set && R->clock != (int)f.val)
+				R->clock_mixed = 1;
+			R->clock = (int)f.val;
+			R->clock_set = 1;
+			break;
+		case PF_BUNDLE_COMPACT_SCHED:
+			R->compact_bundles++;
+			break;
+		case PF_BUNDLE_EVENT:
+			if (expect(R, &bc, &f, PB_LEN, "an ftrace event"))
+				return -TRAX_E_FORMAT;
+			pb_sub(&bc, &f, &ec);
+			if (event_fields(R, &ec, &ts, &pid, &body, &R->unknown_fields))
+				return -TRAX_E_FORMAT;
+			if (!nev)
+				first = ts;
+			else if (ts < prev)
+				R->unsorted++;
+			prev = ts;
+			if (ts > last)
+				last = ts;
+			nev++;
+			if (body.num < PF_EV_DIRECT && R->ev_index[body.num] >= 0)
+				R->ev_count[R->ev_index[body.num]]++;
+			else
+				count_add(&R->unknown_ev, &R->nunknown_ev, &R->uecap, body.num);
+			break;
+		default:
+			break;
+		}
+	}
+	if (r < 0)
+		return pb_fail(R, &bc, "an ftrace bundle");
+	if (cpu >= PF_MAX_CPUS)
+		return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt Perfetto trace "
+				      "at byte offset %llu (an ftrace bundle): CPU %llu (at most "
+				      "%d)", R->path, (unsigned long long)bf->off,
+				      (unsigned long long)cpu, PF_MAX_CPUS - 1);
+	cpus_grow(R, (int)cpu);
+	R->events += nev;
+	R->lost_bundles += lost;
+	if (!nev) {
+		R->empty_bundles++;
+		if (lost)
+			R->pend_lost[cpu] = 1;
+		return 0;
+	}
+	run_add(R, seq_id, (int)cpu, first, last, (uint64_t)(bf->data - R->map), bf->len,
+		lost || R->pend_lost[cpu]);
+	R->pend_lost[cpu] = 0;
+	return 0;
+}
+
+static void count_kind(struct pf *R, uint32_t num)
+{
+	if (num < PF_KIND_DIRECT)
+		R->kinds[num]++;
+	else
+		count_add(&R->kinds_far, &R->nkinds_far, &R->kfcap, num);
+}
+
+static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_field *pf)
+{
+	struct pb_cursor pc;
+	struct pb_field f;
+	uint64_t dropped = 0;
+	uint32_t seq_id = 0;
+	int r, nbundles = 0, ndata = 0, is_new;
+	struct pf_seq *s;
+
+	R->packets++;
+	pb_sub(tc, pf, &pc);
+	while ((r = pb_next(&pc, &f)) > 0) {
+		if (is_header_field(f.num)) {
+			if (expect(R, &pc, &f, PB_VARINT, "a packet's own fields"))
+				return -TRAX_E_FORMAT;
+			if (f.num == PF_PACKET_TRUSTED_SEQUENCE_ID)
+				seq_id = (uint32_t)f.val;
+			else if (f.num == PF_PACKET_PREVIOUS_PACKET_DROPPED)
+				dropped = f.val;
+			continue;
+		}
+		ndata++;
+		if (f.num == PF_PACKET_ftrace_events) {
+			if (expect(R, &pc, &f, PB_LEN, "a packet's ftrace_events"))
+				return -TRAX_E_FORMAT;
+			nbundles++;
+		} else {
+			count_kind(R, f.num);
+		}
+	}
+	if (r < 0)
+		return pb_fail(R, &pc, "a packet");
+	if (!ndata)
+		R->empty_packets++;
+	s = seq_get(R, seq_id, &is_new);
+	if (dropped && !is_new) {
+		R->dropped++;
+		if (s->ftrace || nbundles)
+			memset(R->pend_lost, 1, (size_t)R->ncpus);
+	}
+	if (nbundles) {
+		R->kinds[PF_PACKET_ftrace_events]++;
+		/* the sequence is known now (it may follow the bundle): walk the packet again */
+		pb_sub(tc, pf, &pc);
+		while (pb_next(&pc, &f) > 0) {
+			if (f.num == PF_PACKET_ftrace_events &&
+			    (r = index_bundle(R, &pc, &f, seq_id)) < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static int index_file(struct pf *R)
+{
+	struct pb_cursor tc;
+	struct pb_field f;
+	int r;
+
+	pb_init(&tc, R->map, R->size, 0);
+	while ((r = pb_next(&tc, &f)) > 0) {
+		if (f.num != PF_TRACE_PACKET) {
+			R->trace_unknown++;	/* Trace has no other field */
+			continue;
+		}
+		if (expect(R, &tc, &f, PB_LEN, "a packet"))
+			return -TRAX_E_FORMAT;
+		if ((r = index_packet(R, &tc, &f)) < 0)
+			return r;
+	}
+	if (r < 0) {
+		if (tc.err == PB_E_LENGTH || tc.err == PB_E_TRUNCATED)
+			return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: truncated "
+					      "Perfetto trace: the packet at byte offset %llu runs "
+					      "past the end of the file (%zu bytes)", R->path,
+					      (unsigned long long)tc.err_off, R->size);
+		return pb_fail(R, &tc, "a packet");
+	}
+	return 0;
+}
+
+/* ---- pass 2: the events, merged into time order ---- */
+
+static int run_less(const struct pf *R, int a, int b)
+{
+	const struct pf_run *x = &R->runs[a], *y = &R->runs[b];
+
+	return x->ts != y->ts ? x->ts < y->ts : a < b;
+}
+
+static void heap_push(struct pf *R, int run)
+{
+	int i = R->nheap++;
+
+	R->heap[i] = run;
+	while (i > 0) {
+		int parent = (i - 1) / 2;
+
+		if (!run_less(R, R->heap[i], R->heap[parent]))
+			break;
+		R->heap[i] = R->heap[parent];
+		R->heap[parent] = run;
+		i = parent;
+	}
+}
+
+static int heap_pop(struct pf *R)
+{
+	int top = R->heap[0], i = 0;
+
+	R->heap[0] = R->heap[--R->nheap];
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < R->nheap && run_less(R, R->heap[l], R->heap[m]))
+			m = l;
+		if (r < R->nheap && run_less(R, R->heap[r], R->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		t = R->heap[i];
+		R->heap[i] = R->heap[m];
+		R->heap[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* The run's next event: 1 when there is one, 0 at the run's end, or a negative error. */
+static int run_next(struct pf *R, struct pf_run *u)
+{
+	struct pb_field f;
+	uint64_t delta, len;
+	int r;
+
+	for (;;) {
+		while ((r = pb_next(&u->bc, &f)) > 0) {
+			if (f.num != PF_BUNDLE_EVENT)
+				continue;
+			pb_sub(&u->bc, &f, &u->ec);
+			if (event_fields(R, &u->ec, &u->ts, &u->pid, &u->body, NULL))
+				return -TRAX_E_FORMAT;
+			return 1;
+		}
+		if (r < 0)
+			return pb_fail(R, &u->bc, "an ftrace bundle");
+		if (pb_at_end(&u->lc))
+			return 0;
+		/* the list is trax's own: it reads */
+		pb_read_varint(&u->lc, &delta);
+		pb_read_varint(&u->lc, &len);
+		u->end += delta;
+		pb_init(&u->bc, R->map + u->end, (size_t)(len >> 1), u->end);
+		u->end += len >> 1;
+		u->lost = (int)(len & 1);
+		u->first = 1;
+	}
+}
+
+/* An event trax does not decode: raw_event, named by its number, its fields as N=value. */
+static int emit_unknown(struct pf *R, struct pf_run *u, int cpu)
+{
+	struct pb_cursor c;
+	struct pb_field f;
+	char name[48];
+	int r;
+
+	snprintf(name, sizeof(name), "ftrace_event_%u", u->body.num);
+	if (!ld_wanted(R->L, "", name))
+		return 0;
+	strbuf_reset(&R->raw);
+	if (!u->body.num)	/* an event without a body */
+		return ld_emit_raw(R->L, u->ts, cpu, u->pid, 0, name, "", 0);
+	pb_sub(&u->ec, &u->body, &c);
+	while ((r = pb_next(&c, &f)) > 0 && R->raw.len < 1024) {
+		if (R->raw.len)
+			strbuf_addch(&R->raw, ' ');
+		if (f.wire == PB_LEN) {
+			int print = 1;
+
+			for (size_t i = 0; i < f.len && print; i++)
+				print = f.data[i] >= 0x20 && f.data[i] < 0x7f;
+			if (print)
+				strbuf_addf(&R->raw, "%u=\"%.*s\"", f.num,
+					    (int)(f.len < 256 ? f.len : 256), (const char *)f.data);
+			else
+				strbuf_addf(&R->raw, "%u=<%zu bytes>", f.num, f.len);
+		} else {
+			strbuf_addf(&R->raw, "%u=%llu", f.num, (unsigned long long)f.val);
+		}
+	}
+	if (r < 0)
+		return pb_fail(R, &c, name);
+	return ld_emit_raw(R->L, u->ts, cpu, u->pid, 0, name, R->raw.buf, (int)R->raw.len);
+}
+
+/* An event of the table: its fields into R->vals, then the sink. */
+static int emit_known(struct pf *R, struct pf_run *u, int ev, int cpu)
+{
+	const struct pf_evdef *d = &pf_events[ev];
+	struct pb_cursor c;
+	struct pb_field f;
+	int r;
+
+	if (!ld_type_loaded(R->types[ev]))
+		return 0;
+	for (int i = 0; i < d->nf; i++)
+		R->vals[i].kind = LD_NULL;
+	pb_sub(&u->ec, &u->body, &c);
+	while ((r = pb_next(&c, &f)) > 0) {
+		int k = f.num < PF_MAX_FIELDS ? R->slot[ev][f.num] : -1;
+		struct ld_val *v;
+
+		if (k < 0) {
+			R->unknown_fields++;
+			continue;
+		}
+		v = &R->vals[k];
+		if (d->f[k].type == PF_T_STR) {
+			if (expect(R, &c, &f, PB_LEN, d->name))
+				return -TRAX_E_FORMAT;
+			if (f.len > INT_MAX)
+				return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt "
+						      "Perfetto trace at byte offset %llu (%s): a "
+						      "string of %zu bytes", R->path,
+						      (unsigned long long)f.off, d->name, f.len);
+			v->kind = LD_STR;
+			v->s = (const char *)f.data;
+			v->len = (int)f.len;
+			continue;
+		}
+		if (expect(R, &c, &f, PB_VARINT, d->name))
+			return -TRAX_E_FORMAT;
+		v->kind = LD_I64;
+		switch (d->f[k].type) {
+		case PF_T_I32:
+			v->i = (int32_t)(uint32_t)f.val;
+			break;
+		case PF_T_U32:
+			v->i = (uint32_t)f.val;
+			break;
+		default:
+			v->i = (int64_t)f.val;
+			break;
+		}
+	}
+	if (r < 0)
+		return pb_fail(R, &c, d->name);
+	return ld_emit(R->L, R->types[ev], u->ts, cpu, u->pid, 0, NULL, R->vals);
+}
+
+static int emit_event(struct pf *R, struct pf_run *u)
+{
+	uint32_t num = u->body.num;
+	int ev = num < PF_EV_DIRECT ? R->ev_index[num] : -1;
+
+	if (u->first && u->lost)
+		ld_lost(R->L, u->ts, u->cpu, 0, -1);
+	u->first = 0;
+	ld_seen(R->L, 0, u->cpu, u->ts);
+	R->last_ts = u->ts;
+	if (ev >= 0)
+		return emit_known(R, u, ev, u->cpu);
+	return emit_unknown(R, u, u->cpu);
+}
+
+static int merge(struct pf *R)
+{
+	int r;
+
+	R->heap = xcalloc(R->nruns ? R->nruns : 1, sizeof(*R->heap));
+	for (int i = 0; i < R->nruns; i++) {
+		struct pf_run *u = &R->runs[i];
+
+		pb_init(&u->lc, u->list, u->nlist, 0);
+		u->end = 0;
+		pb_init(&u->bc, R->map, 0, 0);
+		if ((r = run_next(R, u)) < 0)
+			return r;
+		if (r)
+			heap_push(R, i);
+	}
+	while (R->nheap) {
+		int top = heap_pop(R);
+		struct pf_run *u = &R->runs[top];
+
+		if ((r = emit_event(R, u)) < 0)
+			return r;
+		if ((r = run_next(R, u)) < 0)
+			return r;
+		if (r)
+			heap_push(R, top);
+	}
+	/* losses announced after a CPU's last bundle */
+	for (int c = 0; c < R->ncpus; c++)
+		if (R->pend_lost[c])
+			ld_lost(R->L, R->last_ts, c, 0, -1);
+	return 0;
+}
+
+/* ---- the reader ---- */
+
+static void register_types(struct pf *R)
+{
+	struct ld_field_def defs[PF_MAX_FIELDS];
+
+	for (int e = 0; e < PF_NEVENTS; e++) {
+		const struct pf_evdef *d = &pf_events[e];
+
+		if (!R->ev_count[e])
+			continue;
+		for (int i = 0; i < d->nf; i++) {
+			enum pf_type t = d->f[i].type;
+
+			defs[i] = (struct ld_field_def){
+				.name = d->f[i].name,
+				.sql = t == PF_T_STR ? LD_TEXT : LD_INT,
+				.is_string = t == PF_T_STR,
+				.is_unsigned = t == PF_T_U32 || t == PF_T_U64,
+			};
+		}
+		R->types[e] = ld_type_add(R->L, d->system, d->name, d->nf, defs);
+	}
+}
+
+static void write_meta(struct pf *R)
+{
+	static const char *const clocks[] = {
+		[PF_CLOCK_UNSPECIFIED] = "boot", [PF_CLOCK_UNKNOWN] = "unknown",
+		[PF_CLOCK_GLOBAL] = "global", [PF_CLOCK_LOCAL] = "local",
+		[PF_CLOCK_MONO_RAW] = "mono_raw",
+	};
+	char key[96];
+	uint64_t unused = 0;
+
+	ld_meta(R->L, "cpus", "%d", R->ncpus ? R->ncpus : 1);
+	/* the clock of the ftrace timestamps, when there are any */
+	if (R->bundles && R->clock_mixed)
+		ld_meta(R->L, "trace_clock", "mixed");
+	else if (R->bundles && R->clock >= 0 && R->clock < (int)(sizeof(clocks) / sizeof(*clocks)))
+		ld_meta(R->L, "trace_clock", "%s", clocks[R->clock]);
+	else if (R->bundles)
+		ld_meta(R->L, "trace_clock", "ftrace_clock %d", R->clock);
+	ld_meta(R->L, "perfetto.packets", "%llu", (unsigned long long)R->packets);
+	ld_meta(R->L, "perfetto.packets.ftrace_events", "%llu",
+		(unsigned long long)R->kinds[PF_PACKET_ftrace_events]);
+	for (uint32_t n = 1; n < PF_KIND_DIRECT; n++) {
+		const char *name = kind_name(n);
+
+		if (!R->kinds[n] || n == PF_PACKET_ftrace_events)
+			continue;
+		if (name)
+			snprintf(key, sizeof(key), "perfetto.packets.unused.%s", name);
+		else
+			snprintf(key, sizeof(key), "perfetto.packets.unused.%u", n);
+		ld_meta(R->L, key, "%llu", (unsigned long long)R->kinds[n]);
+		unused += R->kinds[n];
+	}
+	for (int i = 0; i < R->nkinds_far; i++) {
+		snprintf(key, sizeof(key), "perfetto.packets.unused.%u", R->kinds_far[i].num);
+		ld_meta(R->L, key, "%llu", (unsigned long long)R->kinds_far[i].n);
+		unused += R->kinds_far[i].n;
+	}
+	ld_meta(R->L, "perfetto.packets.unused", "%llu", (unsigned long long)unused);
+	if (R->trace_unknown)
+		ld_meta(R->L, "perfetto.trace.unknown_fields", "%llu",
+			(unsigned long long)R->trace_unknown);
+	ld_meta(R->L, "perfetto.packets.empty", "%llu", (unsigned long long)R->empty_packets);
+	ld_meta(R->L, "perfetto.sequences", "%d", R->nseqs);
+	ld_meta(R->L, "perfetto.sequences.packets_dropped", "%llu",
+		(unsigned long long)R->dropped);
+	ld_meta(R->L, "perfetto.ftrace.bundles", "%llu", (unsigned long long)R->bundles);
+	ld_meta(R->L, "perfetto.ftrace.bundles.empty", "%llu",
+		(unsigned long long)R->empty_bundles);
+	ld_meta(R->L, "perfetto.ftrace.bundles.lost_events", "%llu",
+		(unsigned long long)R->lost_bundles);
+	ld_meta(R->L, "perfetto.ftrace.bundles.unused.compact_sched", "%llu",
+		(unsigned long long)R->compact_bundles);
+	ld_meta(R->L, "perfetto.ftrace.events", "%llu", (unsigned long long)R->events);
+	ld_meta(R->L, "perfetto.ftrace.events.unsorted", "%llu", (unsigned long long)R->unsorted);
+	ld_meta(R->L, "perfetto.ftrace.fields.unknown", "%llu",
+		(unsigned long long)R->unknown_fields);
+	for (int i = 0; i < R->nunknown_ev; i++) {
+		snprintf(key, sizeof(key), "perfetto.ftrace.events.unknown.%u",
+			 R->unknown_ev[i].num);
+		ld_meta(R->L, key, "%llu", (unsigned long long)R->unknown_ev[i].n);
+	}
+}
+
+static void pf_release(struct pf *R)
+{
+	if (R->map)
+		munmap((void *)R->map, R->size);
+	for (int i = 0; i < R->nruns; i++)
+		free(R->runs[i].list);
+	free(R->runs);
+	free(R->keys);
+	free(R->seqs);
+	free(R->pend_lost);
+	free(R->kinds_far);
+	free(R->unknown_ev);
+	free(R->heap);
+	strbuf_release(&R->raw);
+}
+
+static int map_file(struct pf *R, struct trax_error *err)
+{
+	struct stat sb;
+	int fd = open(R->path, O_RDONLY | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return trax_error_set(err, TRAX_E_IO, "%s: %s", R->path, strerror(errno));
+	if (fstat(fd, &sb) < 0) {
+		e = errno;
+		close(fd);
+		return trax_error_set(err, TRAX_E_IO, "%s: %s", R->path, strerror(e));
+	}
+	if (!sb.st_size) {
+		close(fd);
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: empty file", R->path);
+	}
+	R->size = (size_t)sb.st_size;
+	R->map = mmap(NULL, R->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	e = errno;
+	close(fd);
+	if (R->map == MAP_FAILED) {
+		R->map = NULL;
+		return trax_error_set(err, TRAX_E_IO, "%s: cannot map: %s", R->path, strerror(e));
+	}
+	madvise((void *)R->map, R->size, MADV_SEQUENTIAL);
+	return 0;
+}
+
+int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
+{
+	struct pf *R = xcalloc(1, sizeof(*R));
+	int ret;
+
+	R->L = L;
+	R->path = path;
+	R->last_seq = -1;
+	R->last_key = -1;
+	R->raw = (struct strbuf)STRBUF_INIT;
+	memset(R->ev_index, -1, sizeof(R->ev_index));
+	memset(R->slot, -1, sizeof(R->slot));
+	for (int e = 0; e < PF_NEVENTS; e++) {
+		R->ev_index[pf_events[e].num] = (int16_t)e;
+		for (int i = 0; i < pf_events[e].nf; i++)
+			R->slot[e][pf_events[e].f[i].num] = (int8_t)i;
+	}
+	ret = map_file(R, err);
+	if (!ret)
+		ret = index_file(R);
+	if (!ret) {
+		ld_set_cpus(L, 1, R->ncpus);
+		register_types(R);
+		ret = merge(R);
+	}
+	if (!ret)
+		write_meta(R);
+	pf_release(R);
+	free(R);
+	return ret;
+}
+
+/* ---- detection ---- */
+
+/* The last pb_next() status over a packet's bytes (p, n); *fields, *known: its fields, those
+ * TracePacket has. */
+static int packet_parses(const uint8_t *p, size_t n, int *fields, int *known)
+{
+	struct pb_cursor c;
+	struct pb_field f;
+	int r;
+
+	pb_init(&c, p, n, 0);
+	while ((r = pb_next(&c, &f)) > 0) {
+		(*fields)++;
+		if (is_header_field(f.num) || kind_name(f.num))
+			(*known)++;
+	}
+	return r;
+}
+
+/*
+ * A Trace: packets (field 1, length-delimited) from the first byte, the first one's fields
+ * well-formed with at least one that TracePacket has; the framing of the next packets in the
+ * head (their contents are the reader's to judge, so that a corrupt one is an error naming
+ * it). A first packet that goes on past the head is judged by its fields within the head: no
+ * bad wire type or field number, and two fields at least.
+ */
+int perfetto_sniff(const char *head, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)head, *end = p + n;
+	int packets = 0;
+
+	while (p < end) {
+		struct pb_cursor c;
+		uint64_t len;
+		size_t avail;
+		int fields = 0, known = 0, r;
+
+		if (*p != (PF_TRACE_PACKET << 3 | PB_LEN))
+			return 0;
+		pb_init(&c, p + 1, (size_t)(end - p - 1), 0);
+		if (pb_read_varint(&c, &len))
+			return packets > 0 && c.err == PB_E_TRUNCATED;
+		avail = (size_t)(c.end - c.p);
+		if (packets) {
+			if (len > avail)
+				return 1;
+		} else if (len > avail) {
+			r = packet_parses(c.p, avail, &fields, &known);
+			if (r == -PB_E_WIRE || r == -PB_E_FIELD || r == -PB_E_OVERLONG)
+				return 0;
+			return fields >= 2 && known >= 1;
+		} else if (packet_parses(c.p, (size_t)len, &fields, &known) < 0 || !known) {
+			return 0;
+		}
+		packets++;
+		p = c.p + len;
+	}
+	return packets > 0;
+}
