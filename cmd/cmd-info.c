@@ -190,7 +190,8 @@ static void info_unread(sqlite3 *db)
 	static const char *const sql[] = {
 		"SELECT substr(key, 25), value FROM meta WHERE key LIKE 'perfetto.packets.unused.%' "
 		"ORDER BY CAST(value AS INTEGER) DESC, key",
-		"SELECT 'ftrace_event_' || substr(key, 33), value FROM meta WHERE key LIKE "
+		"SELECT CASE substr(key, 32) WHEN 'other' THEN 'others' ELSE 'ftrace_event_' || "
+		"substr(key, 32) END, value FROM meta WHERE key LIKE "
 		"'perfetto.ftrace.events.unknown.%' ORDER BY CAST(value AS INTEGER) DESC, key",
 	};
 	static const char *const what[] = { "packets", "ftrace events (in raw_event)" };

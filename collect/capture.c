@@ -126,11 +126,14 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 		free(c);
 		return trax_error_set(err, TRAX_E_USAGE, "%s: not a file name", opts->output);
 	}
-	if (trax_outfile_special(c->out)) {	/* the rename would replace the device or FIFO */
+	if (trax_outfile_special(c->out) || (opts->db && trax_outfile_special(opts->db))) {
+		/* the renames of the finished files would replace the device or FIFO */
+		const char *bad = trax_outfile_special(c->out) ? opts->output : opts->db;
+
 		free(c->out);
 		free(c);
-		return trax_error_set(err, TRAX_E_USAGE, "%s: not a regular file (a trace is "
-				      "written to a file)", opts->output);
+		return trax_error_set(err, TRAX_E_USAGE, "%s: not a regular file (%s is written to "
+				      "a file)", bad, bad == opts->db ? "a database" : "a trace");
 	}
 	strbuf_addf(&sb, "%.*s.%s.trax-%d", (int)dirlen, c->out, base, (int)getpid());
 	c->tmp_prefix = strbuf_detach(&sb);

@@ -42,8 +42,6 @@ void smap_free(struct smap *m);
 
 /* ---- state ---- */
 
-/* ---- state ---- */
-
 struct open_slice {
 	uint64_t ts;
 	char *name;

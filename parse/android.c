@@ -236,8 +236,6 @@ struct thread_state *tstate(struct android *a, int utid, int buffer)
 
 /* ---- lifecycle ---- */
 
-/* ---- lifecycle ---- */
-
 struct android *android_alloc(struct loader *L, struct derive *d, struct dbw *w, int nbuffers)
 {
 	struct android *a = xcalloc(1, sizeof(*a));

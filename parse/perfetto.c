@@ -142,6 +142,7 @@ struct pf {
 	uint64_t packets, kinds[PF_KIND_DIRECT];
 	struct pf_count *kinds_far, *unknown_ev;
 	int nkinds_far, kfcap, nunknown_ev, uecap;
+	uint64_t kinds_other, unknown_other;	/* beyond PF_COUNT_MAX distinct numbers */
 	uint64_t bundles, events, empty_bundles, lost_bundles, compact_bundles, dropped;
 	uint64_t unknown_fields, unsorted, empty_packets, trace_unknown, last_ts;
 	uint64_t ev_count[PF_NEVENTS];
@@ -182,13 +183,21 @@ static int is_header_field(uint32_t num)
 	return 0;
 }
 
-static void count_add(struct pf_count **v, int *n, int *cap, uint32_t num)
+/* Distinct numbers counted one by one; the rest of a crafted file's are counted together (each
+ * becomes a meta row, and a file of distinct numbers would cost time in their square). */
+#define PF_COUNT_MAX 64
+
+static void count_add(struct pf_count **v, int *n, int *cap, uint64_t *other, uint32_t num)
 {
 	for (int i = 0; i < *n; i++) {
 		if ((*v)[i].num == num) {
 			(*v)[i].n++;
 			return;
 		}
+	}
+	if (*n >= PF_COUNT_MAX) {
+		(*other)++;
+		return;
 	}
 	TRAX_GROW(*v, *n, *cap, 8);
 	(*v)[*n].num = num;
@@ -339,7 +348,7 @@ static void run_add(struct pf *R, uint32_t seq, int cpu, uint64_t first, uint64_
 }
 
 static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_field *bf,
-			uint32_t seq_id)
+			uint32_t seq_id, int dropped)
 {
 	struct pb_cursor bc, ec;
 	struct pb_field f, body;
@@ -390,7 +399,8 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 			if (body.num < PF_EV_DIRECT && R->ev_index[body.num] >= 0)
 				R->ev_count[R->ev_index[body.num]]++;
 			else
-				count_add(&R->unknown_ev, &R->nunknown_ev, &R->uecap, body.num);
+				count_add(&R->unknown_ev, &R->nunknown_ev, &R->uecap, &R->unknown_other,
+					  body.num);
 			break;
 		default:
 			break;
@@ -408,12 +418,12 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 	R->lost_bundles += lost;
 	if (!nev) {
 		R->empty_bundles++;
-		if (lost)
+		if (lost || dropped)
 			R->pend_lost[cpu] = 1;
 		return 0;
 	}
 	run_add(R, seq_id, (int)cpu, first, last, (uint64_t)(bf->data - R->map), bf->len,
-		lost || R->pend_lost[cpu]);
+		lost || dropped || R->pend_lost[cpu]);
 	R->pend_lost[cpu] = 0;
 	return 0;
 }
@@ -423,7 +433,7 @@ static void count_kind(struct pf *R, uint32_t num)
 	if (num < PF_KIND_DIRECT)
 		R->kinds[num]++;
 	else
-		count_add(&R->kinds_far, &R->nkinds_far, &R->kfcap, num);
+		count_add(&R->kinds_far, &R->nkinds_far, &R->kfcap, &R->kinds_other, num);
 }
 
 static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_field *pf)
@@ -432,7 +442,7 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 	struct pb_field f;
 	uint64_t dropped = 0;
 	uint32_t seq_id = 0;
-	int r, nbundles = 0, ndata = 0, is_new;
+	int r, nbundles = 0, ndata = 0, is_new, drop_here;
 	struct pf_seq *s;
 
 	R->packets++;
@@ -461,18 +471,20 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 	if (!ndata)
 		R->empty_packets++;
 	s = seq_get(R, seq_id, &is_new);
-	if (dropped && !is_new) {
+	/* packets lost before this one: every CPU seen so far may have lost a bundle, and so
+	 * have the CPUs of this packet's own bundles (possibly seen here first) */
+	drop_here = dropped && !is_new && (s->ftrace || nbundles);
+	if (dropped && !is_new)
 		R->dropped++;
-		if (s->ftrace || nbundles)
-			memset(R->pend_lost, 1, (size_t)R->ncpus);
-	}
+	if (drop_here && R->ncpus)
+		memset(R->pend_lost, 1, (size_t)R->ncpus);
 	if (nbundles) {
 		R->kinds[PF_PACKET_ftrace_events]++;
 		/* the sequence is known now (it may follow the bundle): walk the packet again */
 		pb_sub(tc, pf, &pc);
 		while (pb_next(&pc, &f) > 0) {
 			if (f.num == PF_PACKET_ftrace_events &&
-			    (r = index_bundle(R, &pc, &f, seq_id)) < 0)
+			    (r = index_bundle(R, &pc, &f, seq_id, drop_here)) < 0)
 				return r;
 		}
 	}
@@ -789,6 +801,11 @@ static void write_meta(struct pf *R)
 		ld_meta(R->L, key, "%llu", (unsigned long long)R->kinds_far[i].n);
 		unused += R->kinds_far[i].n;
 	}
+	if (R->kinds_other) {
+		ld_meta(R->L, "perfetto.packets.unused.other", "%llu",
+			(unsigned long long)R->kinds_other);
+		unused += R->kinds_other;
+	}
 	ld_meta(R->L, "perfetto.packets.unused", "%llu", (unsigned long long)unused);
 	if (R->trace_unknown)
 		ld_meta(R->L, "perfetto.trace.unknown_fields", "%llu",
@@ -813,6 +830,9 @@ static void write_meta(struct pf *R)
 			 R->unknown_ev[i].num);
 		ld_meta(R->L, key, "%llu", (unsigned long long)R->unknown_ev[i].n);
 	}
+	if (R->unknown_other)
+		ld_meta(R->L, "perfetto.ftrace.events.unknown.other", "%llu",
+			(unsigned long long)R->unknown_other);
 }
 
 static void pf_release(struct pf *R)

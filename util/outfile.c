@@ -13,12 +13,30 @@
 #include "util/tmpfiles.h"
 #include "util/xalloc.h"
 
+int trax_outfile_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* A character device or a FIFO: written in place (a disk, a socket: refused). */
+static int writable_in_place(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
 int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
+	if (trax_outfile_special(path) && !writable_in_place(path))
+		return trax_error_set(err, TRAX_E_USAGE, "%s: a block device or a socket; trax "
+				      "writes files, character devices and FIFOs", path);
 	if (trax_outfile_special(path)) {
 		o->f = fopen(path, "wb");
 		if (!o->f)
@@ -83,13 +101,6 @@ void trax_outfile_abort(struct trax_outfile *o)
 	o->tmp = NULL;
 	free(o->path);
 	o->path = NULL;
-}
-
-int trax_outfile_special(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* The same existing file: by device and inode. */

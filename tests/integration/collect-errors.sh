@@ -16,6 +16,9 @@ fails_with "--extract with a workload" 2 "$TRAX" collect --extract x -o "$d/x.da
 mkfifo "$d/fifo"
 fails_with "-o a FIFO" 2 "$TRAX" collect -o "$d/fifo" -- true
 ok "-o a FIFO: it is still a FIFO" test -p "$d/fifo"
+fails_with "--db a FIFO: refused before any capture" 2 \
+	"$TRAX" collect -o "$d/y.dat" --db "$d/fifo" -- true
+ok "--db a FIFO: it is still a FIFO, no trace written" sh -c "test -p '$d/fifo' && test ! -e '$d/y.dat'"
 
 # Not root: checked before anything else (run as nobody when we are root).
 if [ "$(id -u)" -ne 0 ]; then

@@ -252,6 +252,8 @@ fi
 		text AS r FROM raw_event")" '"250 0 20 ftrace_event_491 1=""a"" 2=10 3=120 4=0 5=1"' \
 		"an event trax does not decode (sched_migrate_task, 491) is a raw_event with its fields"
 	is "$(meta "$TMP/s.db" perfetto.ftrace.events.unknown.491)" 1 "... counted in meta"
+	ok "... and named by trax info (ftrace_event_491)" sh -c \
+		"'$TRAX' info '$FIX/small.pftrace' | grep -q 'ftrace events (in raw_event): ftrace_event_491 1'"
 	# lost: cpu 0 before 100 (lost_events); after the drop on sequence 1 (not its first
 	# packet): cpu 0 before 500, cpu 1 after its last event (500, the trace end)
 	is "$(q "$TMP/s.db" "SELECT ts || ' ' || cpu || ' ' || coalesce(count, 'NULL') FROM
@@ -260,6 +262,31 @@ fi
 	is "$(meta "$TMP/s.db" perfetto.sequences.packets_dropped)" 1 \
 		"one packet dropped (the first packet's flag is not a loss)"
 	is "$(meta "$TMP/s.db" perfetto.packets.unused.clock_snapshot)" 1 "the clock snapshot is counted"
+	# A drop reported by a packet whose bundles are the first of their CPU (a CPU seen for the
+	# first time there, or no bundle before on the sequence) is still a loss on those CPUs:
+	# before the bundle's first event; on a CPU seen before, at the trace end (its last event).
+	if [ $have_proto -eq 1 ]; then
+		sw='sched_switch { prev_comm: "x" prev_pid: 0 prev_prio: 120 prev_state: 0
+			next_comm: "y" next_pid: 7 next_prio: 120 }'
+		encode "$TMP/d1.pftrace" <<EOT
+packet { trusted_packet_sequence_id: 1 timestamp: 5 }
+packet { trusted_packet_sequence_id: 1 previous_packet_dropped: 1 ftrace_events { cpu: 0
+  event { timestamp: 10 pid: 0 $sw } } }
+EOT
+		"$TRAX" load "$TMP/d1.pftrace" -o "$TMP/d1.db" >/dev/null 2>&1
+		is "$(q "$TMP/d1.db" "SELECT ts || ' ' || cpu FROM lost_event" | tr '\n' ',')" \
+			"10 0," "a drop before the sequence's first bundle: a loss on that bundle's CPU"
+		encode "$TMP/d2.pftrace" <<EOT
+packet { trusted_packet_sequence_id: 1 ftrace_events { cpu: 0
+  event { timestamp: 10 pid: 0 $sw } } }
+packet { trusted_packet_sequence_id: 1 previous_packet_dropped: 1 ftrace_events { cpu: 1
+  event { timestamp: 20 pid: 0 $sw } } }
+EOT
+		"$TRAX" load "$TMP/d2.pftrace" -o "$TMP/d2.db" >/dev/null 2>&1
+		is "$(q "$TMP/d2.db" "SELECT ts || ' ' || cpu FROM lost_event ORDER BY cpu" |
+			tr '\n' ',')" "20 0,20 1," \
+			"a drop in the packet of a CPU's first bundle: a loss on it, and on the CPU before"
+	fi
 	is "$(meta "$TMP/s.db" trace.start_ts) $(meta "$TMP/s.db" trace.end_ts)" "100 500" \
 		"the trace runs from 100 to 500"
 	is "$(meta "$TMP/s.db" cpus) $(meta "$TMP/s.db" trace_clock)" "3 boot" \
