@@ -98,6 +98,7 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 	struct strbuf sb = STRBUF_INIT;
 	const char *base, *dot;
 	size_t dirlen;
+	int out_special;
 
 	*out = NULL;
 	if (!opts->output || !*opts->output)
@@ -126,9 +127,10 @@ int trax_capture_alloc(const struct trax_collect_opts *opts, struct trax_capture
 		free(c);
 		return trax_error_set(err, TRAX_E_USAGE, "%s: not a file name", opts->output);
 	}
-	if (trax_outfile_special(c->out) || (opts->db && trax_outfile_special(opts->db))) {
-		/* the renames of the finished files would replace the device or FIFO */
-		const char *bad = trax_outfile_special(c->out) ? opts->output : opts->db;
+	/* the renames of the finished files would replace a device or FIFO */
+	out_special = trax_outfile_special(c->out);
+	if (out_special || (opts->db && trax_outfile_special(opts->db))) {
+		const char *bad = out_special ? opts->output : opts->db;
 
 		free(c->out);
 		free(c);

@@ -20,24 +20,19 @@ int trax_outfile_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-/* A character device or a FIFO: written in place (a disk, a socket: refused). */
-static int writable_in_place(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
-}
-
 int trax_outfile_open(struct trax_outfile *o, const char *path, struct trax_error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
-	if (trax_outfile_special(path) && !writable_in_place(path))
-		return trax_error_set(err, TRAX_E_USAGE, "%s: a block device or a socket; trax "
-				      "writes files, character devices and FIFOs", path);
-	if (trax_outfile_special(path)) {
+	/* a character device or a FIFO is written in place; a disk or a socket refused */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+			return trax_error_set(err, TRAX_E_USAGE, "%s: a block device or a socket; "
+					      "trax writes files, character devices and FIFOs",
+					      path);
 		o->f = fopen(path, "wb");
 		if (!o->f)
 			return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
