@@ -544,20 +544,42 @@ static uint64_t switch_unseen(struct derive *d, struct cpustate *cs, int cpu, in
 	return bound;
 }
 
+/* A switch's next task runs on the CPU from ts. */
+static void switch_in(struct derive *d, struct cpustate *cs, struct ld_type *t,
+		      const struct ld_val *v, uint64_t ts, int cpu, int buffer)
+{
+	int nlen;
+	const char *ncomm = vstr(t, v, SW_NEXT_COMM, &nlen);
+	int next = thread_at(d, (int)vint(t, v, SW_NEXT_PID, -1), ts, ncomm, nlen);
+
+	cs->utid = next;
+	cs->pid = (int)vint(t, v, SW_NEXT_PID, -1);
+	cs->prio = vint(t, v, SW_NEXT_PRIO, 0);
+	cs->start = ts;
+	cs->clipped = 0;
+	state_set(d, next, buffer, ts, "Running", cpu, -1);
+}
+
 static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int buffer,
 		      const struct ld_val *v)
 {
-	int plen, nlen;
+	int plen;
 	const char *pcomm = vstr(t, v, SW_PREV_COMM, &plen);
-	const char *ncomm = vstr(t, v, SW_NEXT_COMM, &nlen);
 	int prev_pid = vint(t, v, SW_PREV_PID, -1), next_pid = vint(t, v, SW_NEXT_PID, -1);
 	const char *letters;
 	struct cpustate *cs;
-	int prev, next;
+	int prev;
 
-	if (cpu < 0 || cpu >= d->ncpus || prev_pid < 0 || next_pid < 0)
+	if (cpu < 0 || cpu >= d->ncpus || next_pid < 0)
 		return;
 	cs = &d->cpus[(size_t)buffer * d->ncpus + cpu];
+	if (prev_pid < 0) {
+		/* The task switched out is unknown (a Perfetto compact_sched switch, the CPU's
+		 * first): what ran before is not known, the next task runs from now. */
+		if (cs->utid < 0)
+			switch_in(d, cs, t, v, ts, cpu, buffer);
+		return;
+	}
 	letters = vhas_int(t, v, SW_PREV_STATE) ?
 		derive_state_letters(d->L, t, vint(t, v, SW_PREV_STATE, 0)) : NULL;
 	prev = thread_at(d, prev_pid, ts, pcomm, plen);
@@ -589,13 +611,7 @@ static void on_switch(struct derive *d, struct ld_type *t, uint64_t ts, int cpu,
 	if (letters && strpbrk(letters, "XZx"))
 		thread_end(d, prev, ts);
 
-	next = thread_at(d, next_pid, ts, ncomm, nlen);
-	cs->utid = next;
-	cs->pid = next_pid;
-	cs->prio = vint(t, v, SW_NEXT_PRIO, 0);
-	cs->start = ts;
-	cs->clipped = 0;
-	state_set(d, next, buffer, ts, "Running", cpu, -1);
+	switch_in(d, cs, t, v, ts, cpu, buffer);
 }
 
 /* A wakeup or migration put the task on cpu at ts: evidence for a switch-in not recorded. */

@@ -103,6 +103,22 @@ enum {
 	PF_BUNDLE_FTRACE_CLOCK = 5,		/* FtraceEventBundle.ftrace_clock */
 };
 
+/* ---- FtraceEventBundle.CompactSched: sched_switch and sched_waking as packed columns ---- */
+enum {
+	PF_CS_SWITCH_TIMESTAMP = 1,		/* CompactSched.switch_timestamp */
+	PF_CS_SWITCH_PREV_STATE = 2,		/* CompactSched.switch_prev_state */
+	PF_CS_SWITCH_NEXT_PID = 3,		/* CompactSched.switch_next_pid */
+	PF_CS_SWITCH_NEXT_PRIO = 4,		/* CompactSched.switch_next_prio */
+	PF_CS_INTERN_TABLE = 5,			/* CompactSched.intern_table */
+	PF_CS_SWITCH_NEXT_COMM_INDEX = 6,	/* CompactSched.switch_next_comm_index */
+	PF_CS_WAKING_TIMESTAMP = 7,		/* CompactSched.waking_timestamp */
+	PF_CS_WAKING_PID = 8,			/* CompactSched.waking_pid */
+	PF_CS_WAKING_TARGET_CPU = 9,		/* CompactSched.waking_target_cpu */
+	PF_CS_WAKING_PRIO = 10,			/* CompactSched.waking_prio */
+	PF_CS_WAKING_COMM_INDEX = 11,		/* CompactSched.waking_comm_index */
+	PF_CS_WAKING_COMMON_FLAGS = 12,		/* CompactSched.waking_common_flags */
+};
+
 /* FtraceEventBundle.ftrace_clock values (FtraceClock); UNSPECIFIED means the boot clock */
 enum {
 	PF_CLOCK_UNSPECIFIED = 0,		/* FtraceClock.FTRACE_CLOCK_UNSPECIFIED */
@@ -117,6 +133,12 @@ enum {
 	PF_EVENT_TIMESTAMP = 1,			/* FtraceEvent.timestamp */
 	PF_EVENT_PID = 2,			/* FtraceEvent.pid */
 	PF_EVENT_COMMON_FLAGS = 5,		/* FtraceEvent.common_flags */
+};
+
+/* The events compact_sched writes in columns (their plain forms are rows of the table below). */
+enum {
+	PF_EV_SCHED_SWITCH = 4,			/* FtraceEvent.sched_switch */
+	PF_EV_SCHED_WAKING = 20,		/* FtraceEvent.sched_waking */
 };
 
 #endif /* TRAX_PARSE_PERFETTO_FIELDS_H */

@@ -87,12 +87,50 @@ static const struct {
 };
 
 /*
- * A run: bundles of one CPU and sequence whose events are in time order, in file order. Pass 1
- * lists them; pass 2 walks the list, one bundle and one event at a time.
+ * A bundle holds up to three streams of events, each in time order but not in time order with
+ * the others: its events, and its compact_sched's sched_switch and sched_waking columns.
+ */
+enum pf_stream { PF_S_EVENTS, PF_S_SWITCH, PF_S_WAKING, PF_S_COUNT };
+
+/*
+ * compact_sched: per stream, packed columns of one value per event; the timestamps are deltas
+ * (the first absolute), comms indexes into the bundle's intern table. Column 0 is the
+ * timestamp; a column absent from a bundle gives no value (NULL).
+ */
+#define CS_NCOLS 6
+enum { CS_TS, CS_SW_PREV_STATE, CS_SW_NEXT_PID, CS_SW_NEXT_PRIO, CS_SW_COMM };
+enum { CS_WK_PID = 1, CS_WK_TARGET_CPU, CS_WK_PRIO, CS_WK_COMM, CS_WK_FLAGS };
+static const uint32_t cs_fields[2][CS_NCOLS] = {
+	{ PF_CS_SWITCH_TIMESTAMP, PF_CS_SWITCH_PREV_STATE, PF_CS_SWITCH_NEXT_PID,
+	  PF_CS_SWITCH_NEXT_PRIO, PF_CS_SWITCH_NEXT_COMM_INDEX, 0 },
+	{ PF_CS_WAKING_TIMESTAMP, PF_CS_WAKING_PID, PF_CS_WAKING_TARGET_CPU, PF_CS_WAKING_PRIO,
+	  PF_CS_WAKING_COMM_INDEX, PF_CS_WAKING_COMMON_FLAGS },
+};
+static const char *const cs_names[2] = { "a compact_sched sched_switch",
+					 "a compact_sched sched_waking" };
+
+struct pf_cols {
+	struct pb_cursor c[CS_NCOLS];
+	uint8_t present[CS_NCOLS];
+	uint64_t ts;		/* the running sum of the timestamp deltas */
+	uint64_t v[CS_NCOLS];	/* the current event's values */
+};
+
+/* A bundle's intern table (pass 2: its strings, in the mapping). */
+struct pf_intern {
+	const uint8_t **s;
+	uint32_t *len;
+	uint32_t n, cap;
+};
+
+/*
+ * A run: bundles of one CPU, sequence and stream whose events are in time order, in file
+ * order. Pass 1 lists them; pass 2 walks the list, one bundle and one event at a time.
  */
 struct pf_run {
 	uint32_t seq;
 	int cpu;
+	enum pf_stream kind;
 	uint64_t last_ts;	/* pass 1: its latest event */
 	uint64_t end;		/* where its last bundle (pass 2: the current one) ends */
 	uint8_t *list;		/* per bundle: varint (offset - end), varint (length << 1 | lost) */
@@ -105,12 +143,22 @@ struct pf_run {
 	int pid;
 	int first;		/* the event is its bundle's first */
 	int lost;		/* events were lost before the bundle */
+	struct pf_cols cols;	/* compact streams: the bundle's columns */
+	struct pf_intern in;
 };
 
-/* The run that bundles of a CPU and sequence join. */
+/* The run that bundles of a CPU, sequence and stream join. */
 struct pf_key {
 	uint32_t seq;
 	int cpu, run;
+	enum pf_stream kind;
+};
+
+/* The task a CPU runs, as the last sched_switch on it said: compact_sched leaves the task
+ * switched out and the waker to be inferred from it. */
+struct pf_cur {
+	int known, pid, prio, len;
+	const char *comm;	/* in the mapping */
 };
 
 struct pf_seq {
@@ -136,6 +184,7 @@ struct pf {
 	struct pf_seq *seqs;
 	int nseqs, seqcap, last_seq;
 	uint8_t *pend_lost;	/* per CPU: a loss waits for the CPU's next bundle */
+	struct pf_cur *cur;	/* per CPU */
 	int ncpus, pend_cap;
 	int clock, clock_mixed, clock_set;
 
@@ -144,6 +193,8 @@ struct pf {
 	int nkinds_far, kfcap, nunknown_ev, uecap;
 	uint64_t kinds_other, unknown_other;	/* beyond PF_COUNT_MAX distinct numbers */
 	uint64_t bundles, events, empty_bundles, lost_bundles, compact_bundles, dropped;
+	uint64_t compact_events[2], compact_unknown_prev;
+	int ev_switch, ev_waking;	/* pf_events rows of sched_switch and sched_waking */
 	uint64_t unknown_fields, unsorted, empty_packets, trace_unknown, last_ts;
 	uint64_t ev_count[PF_NEVENTS];
 
@@ -258,6 +309,8 @@ static void cpus_grow(struct pf *R, int cpu)
 			cap *= 2;
 		R->pend_lost = trax_realloc_array(R->pend_lost, cap, 1);
 		memset(R->pend_lost + R->pend_cap, 0, cap - R->pend_cap);
+		R->cur = trax_realloc_array(R->cur, cap, sizeof(*R->cur));
+		memset(R->cur + R->pend_cap, 0, (size_t)(cap - R->pend_cap) * sizeof(*R->cur));
 		R->pend_cap = cap;
 	}
 	R->ncpus = cpu + 1;
@@ -302,6 +355,165 @@ static int event_fields(struct pf *R, struct pb_cursor *ec, uint64_t *ts, int *p
 	return r < 0 ? pb_fail(R, ec, "an ftrace event") : 0;
 }
 
+/* ---- compact_sched ---- */
+
+/*
+ * A bundle's compact_sched message f: the columns of both streams into cols[0] (sched_switch)
+ * and cols[1] (sched_waking), the intern table into *in (NULL: only counted, into *nintern).
+ * A column is a packed field, written once; 0 or a negative error.
+ */
+static int compact_parse(struct pf *R, const struct pb_cursor *bc, const struct pb_field *cf,
+			 struct pf_cols cols[2], struct pf_intern *in, uint32_t *nintern)
+{
+	struct pb_cursor c;
+	struct pb_field f;
+	int r;
+
+	memset(cols, 0, 2 * sizeof(*cols));
+	*nintern = 0;
+	if (in)
+		in->n = 0;
+	pb_sub(bc, cf, &c);
+	while ((r = pb_next(&c, &f)) > 0) {
+		int st = -1, col = -1;
+
+		if (f.num == PF_CS_INTERN_TABLE) {
+			if (expect(R, &c, &f, PB_LEN, "a compact_sched intern_table string"))
+				return -TRAX_E_FORMAT;
+			if (in) {
+				if (in->n == in->cap) {
+					in->cap = in->cap ? 2 * in->cap : 64;
+					in->s = trax_realloc_array(in->s, in->cap, sizeof(*in->s));
+					in->len = trax_realloc_array(in->len, in->cap,
+								     sizeof(*in->len));
+				}
+				in->s[in->n] = f.data;
+				in->len[in->n++] = f.len > 4096 ? 4096 : (uint32_t)f.len;
+			}
+			(*nintern)++;
+			continue;
+		}
+		for (int k = 0; k < 2 && st < 0; k++)
+			for (int i = 0; i < CS_NCOLS; i++)
+				if (cs_fields[k][i] && cs_fields[k][i] == f.num) {
+					st = k;
+					col = i;
+					break;
+				}
+		if (st < 0) {
+			R->unknown_fields++;
+			continue;
+		}
+		if (expect(R, &c, &f, PB_LEN, "a compact_sched column (packed)"))
+			return -TRAX_E_FORMAT;
+		if (cols[st].present[col])
+			return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt Perfetto "
+					      "trace at byte offset %llu (%s): column %u written "
+					      "twice", R->path, (unsigned long long)f.off,
+					      cs_names[st], f.num);
+		pb_sub(&c, &f, &cols[st].c[col]);
+		cols[st].present[col] = 1;
+	}
+	return r < 0 ? pb_fail(R, &c, "a compact_sched") : 0;
+}
+
+/* The next event of a stream's columns into cols->v and cols->ts: 1, 0 at their end, or a
+ * negative error. */
+static int compact_read(struct pf *R, struct pf_cols *cols, int st)
+{
+	uint64_t delta;
+
+	if (!cols->present[CS_TS] || pb_at_end(&cols->c[CS_TS]))
+		return 0;
+	if (pb_read_varint(&cols->c[CS_TS], &delta))
+		return pb_fail(R, &cols->c[CS_TS], cs_names[st]);
+	cols->ts += delta;
+	for (int i = 1; i < CS_NCOLS; i++) {
+		if (!cols->present[i])
+			continue;
+		if (pb_at_end(&cols->c[i]))
+			return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt Perfetto "
+					      "trace at byte offset %llu (%s): column %u has fewer "
+					      "values than its timestamps", R->path,
+					      (unsigned long long)pb_offset(&cols->c[i]),
+					      cs_names[st], cs_fields[st][i]);
+		if (pb_read_varint(&cols->c[i], &cols->v[i]))
+			return pb_fail(R, &cols->c[i], cs_names[st]);
+	}
+	return 1;
+}
+
+/* The number of varints of a packed column (pass 1), or a negative error. */
+static int64_t column_count(struct pf *R, struct pb_cursor c, int st)
+{
+	int64_t n = 0;
+	uint64_t v;
+
+	while (!pb_at_end(&c)) {
+		if (pb_read_varint(&c, &v))
+			return pb_fail(R, &c, cs_names[st]);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Pass 1: a compact_sched's framing, column lengths and comm indexes, its event counts, and
+ * each stream's first and last timestamps (n[st] 0: the stream is empty).
+ */
+static int compact_index(struct pf *R, const struct pb_cursor *bc, const struct pb_field *cf,
+			 uint64_t n[2], uint64_t first[2], uint64_t last[2])
+{
+	struct pf_cols cols[2];
+	uint32_t nintern;
+	int r;
+
+	if ((r = compact_parse(R, bc, cf, cols, NULL, &nintern)) < 0)
+		return r;
+	for (int st = 0; st < 2; st++) {
+		struct pf_cols *c = &cols[st];
+		int comm = st ? CS_WK_COMM : CS_SW_COMM;
+		int64_t nts = c->present[CS_TS] ? column_count(R, c->c[CS_TS], st) : 0, k;
+
+		if (nts < 0)
+			return (int)nts;
+		for (int i = 1; i < CS_NCOLS; i++) {
+			if (!c->present[i])
+				continue;
+			if ((k = column_count(R, c->c[i], st)) < 0)
+				return (int)k;
+			if (k != nts)
+				return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt "
+						      "Perfetto trace at byte offset %llu (%s): "
+						      "column %u has %lld values, its timestamps %lld",
+						      R->path, (unsigned long long)c->c[i].base_off,
+						      cs_names[st], cs_fields[st][i], (long long)k,
+						      (long long)nts);
+		}
+		if (nts && !c->present[st ? CS_WK_PID : CS_SW_NEXT_PID])
+			return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt "
+					      "Perfetto trace at byte offset %llu (%s): timestamps "
+					      "without pids", R->path, (unsigned long long)cf->off,
+					      cs_names[st]);
+		n[st] = (uint64_t)nts;
+		for (int64_t e = 0; (r = compact_read(R, c, st)) > 0; e++) {
+			if (!e)
+				first[st] = c->ts;
+			if (c->present[comm] && c->v[comm] >= nintern)
+				return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt "
+						      "Perfetto trace at byte offset %llu (%s): comm "
+						      "index %llu of an intern table of %u",
+						      R->path, (unsigned long long)cf->off,
+						      cs_names[st], (unsigned long long)c->v[comm],
+						      nintern);
+			last[st] = c->ts;
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* ---- pass 1: framing, counts and the runs ---- */
 
 static void list_varint(struct pf_run *u, uint64_t v)
@@ -314,22 +526,23 @@ static void list_varint(struct pf_run *u, uint64_t v)
 }
 
 /* A bundle with events (first and last the earliest and latest) into its run. */
-static void run_add(struct pf *R, uint32_t seq, int cpu, uint64_t first, uint64_t last,
-		    uint64_t off, size_t len, int lost)
+static void run_add(struct pf *R, uint32_t seq, int cpu, enum pf_stream kind, uint64_t first,
+		    uint64_t last, uint64_t off, size_t len, int lost)
 {
-	struct pf_key *k = NULL;
+	struct pf_key *k = NULL, *lk = R->last_key >= 0 ? &R->keys[R->last_key] : NULL;
 	struct pf_run *u;
 
-	if (R->last_key >= 0 && R->keys[R->last_key].seq == seq && R->keys[R->last_key].cpu == cpu)
-		k = &R->keys[R->last_key];
+	if (lk && lk->seq == seq && lk->cpu == cpu && lk->kind == kind)
+		k = lk;
 	for (int i = 0; !k && i < R->nkeys; i++)
-		if (R->keys[i].seq == seq && R->keys[i].cpu == cpu)
+		if (R->keys[i].seq == seq && R->keys[i].cpu == cpu && R->keys[i].kind == kind)
 			k = &R->keys[i];
 	if (!k) {
 		TRAX_GROW(R->keys, R->nkeys, R->keycap, 16);
 		k = &R->keys[R->nkeys++];
 		k->seq = seq;
 		k->cpu = cpu;
+		k->kind = kind;
 		k->run = -1;
 	}
 	R->last_key = (int)(k - R->keys);
@@ -338,6 +551,7 @@ static void run_add(struct pf *R, uint32_t seq, int cpu, uint64_t first, uint64_
 		memset(&R->runs[R->nruns], 0, sizeof(R->runs[0]));
 		R->runs[R->nruns].seq = seq;
 		R->runs[R->nruns].cpu = cpu;
+		R->runs[R->nruns].kind = kind;
 		k->run = R->nruns++;
 	}
 	u = &R->runs[k->run];
@@ -352,9 +566,10 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 {
 	struct pb_cursor bc, ec;
 	struct pb_field f, body;
-	uint64_t cpu = 0, first = 0, prev = 0, last = 0, ts;
-	uint64_t nev = 0;
-	int lost = 0, pid, r, is_new;
+	uint64_t cpu = 0, prev = 0, ts, nev = 0;
+	/* per stream: events, the earliest and latest */
+	uint64_t n[PF_S_COUNT] = { 0 }, first[PF_S_COUNT] = { 0 }, last[PF_S_COUNT] = { 0 };
+	int lost = 0, pid, r, is_new, compact = 0, earliest = -1;
 
 	R->bundles++;
 	seq_get(R, seq_id, &is_new)->ftrace = 1;
@@ -380,6 +595,16 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 			R->clock_set = 1;
 			break;
 		case PF_BUNDLE_COMPACT_SCHED:
+			if (compact++)
+				return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt "
+						      "Perfetto trace at byte offset %llu (an ftrace "
+						      "bundle): a second compact_sched", R->path,
+						      (unsigned long long)f.off);
+			if (expect(R, &bc, &f, PB_LEN, "a compact_sched"))
+				return -TRAX_E_FORMAT;
+			if ((r = compact_index(R, &bc, &f, n + PF_S_SWITCH, first + PF_S_SWITCH,
+					       last + PF_S_SWITCH)) < 0)
+				return r;
 			R->compact_bundles++;
 			break;
 		case PF_BUNDLE_EVENT:
@@ -389,12 +614,12 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 			if (event_fields(R, &ec, &ts, &pid, &body, &R->unknown_fields))
 				return -TRAX_E_FORMAT;
 			if (!nev)
-				first = ts;
+				first[PF_S_EVENTS] = ts;
 			else if (ts < prev)
 				R->unsorted++;
 			prev = ts;
-			if (ts > last)
-				last = ts;
+			if (ts > last[PF_S_EVENTS])
+				last[PF_S_EVENTS] = ts;
 			nev++;
 			if (body.num < PF_EV_DIRECT && R->ev_index[body.num] >= 0)
 				R->ev_count[R->ev_index[body.num]]++;
@@ -414,16 +639,28 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 				      "%d)", R->path, (unsigned long long)bf->off,
 				      (unsigned long long)cpu, PF_MAX_CPUS - 1);
 	cpus_grow(R, (int)cpu);
+	n[PF_S_EVENTS] = nev;
 	R->events += nev;
 	R->lost_bundles += lost;
-	if (!nev) {
+	for (int st = PF_S_SWITCH; st < PF_S_COUNT; st++) {
+		R->compact_events[st - PF_S_SWITCH] += n[st];
+		R->ev_count[st == PF_S_SWITCH ? R->ev_switch : R->ev_waking] += n[st];
+	}
+	/* a loss before the bundle is before its earliest event, in whichever stream */
+	for (int st = 0; st < PF_S_COUNT; st++)
+		if (n[st] && (earliest < 0 || first[st] < first[earliest]))
+			earliest = st;
+	if (earliest < 0) {
 		R->empty_bundles++;
 		if (lost || dropped)
 			R->pend_lost[cpu] = 1;
 		return 0;
 	}
-	run_add(R, seq_id, (int)cpu, first, last, (uint64_t)(bf->data - R->map), bf->len,
-		lost || dropped || R->pend_lost[cpu]);
+	for (int st = 0; st < PF_S_COUNT; st++)
+		if (n[st])
+			run_add(R, seq_id, (int)cpu, (enum pf_stream)st, first[st], last[st],
+				(uint64_t)(bf->data - R->map), bf->len,
+				st == earliest && (lost || dropped || R->pend_lost[cpu]));
 	R->pend_lost[cpu] = 0;
 	return 0;
 }
@@ -566,6 +803,25 @@ static int heap_pop(struct pf *R)
 	return top;
 }
 
+/* A compact stream's bundle (pass 1 checked it): its columns and intern table. */
+static int compact_load(struct pf *R, struct pf_run *u)
+{
+	struct pf_cols cols[2];
+	struct pb_field f;
+	uint32_t nintern;
+	int r;
+
+	while ((r = pb_next(&u->bc, &f)) > 0) {
+		if (f.num != PF_BUNDLE_COMPACT_SCHED)
+			continue;
+		if ((r = compact_parse(R, &u->bc, &f, cols, &u->in, &nintern)) < 0)
+			return r;
+		u->cols = cols[u->kind - PF_S_SWITCH];
+		return 0;
+	}
+	return r < 0 ? pb_fail(R, &u->bc, "an ftrace bundle") : 0;
+}
+
 /* The run's next event: 1 when there is one, 0 at the run's end, or a negative error. */
 static int run_next(struct pf *R, struct pf_run *u)
 {
@@ -574,16 +830,23 @@ static int run_next(struct pf *R, struct pf_run *u)
 	int r;
 
 	for (;;) {
-		while ((r = pb_next(&u->bc, &f)) > 0) {
-			if (f.num != PF_BUNDLE_EVENT)
-				continue;
-			pb_sub(&u->bc, &f, &u->ec);
-			if (event_fields(R, &u->ec, &u->ts, &u->pid, &u->body, NULL))
-				return -TRAX_E_FORMAT;
-			return 1;
+		if (u->kind != PF_S_EVENTS) {
+			if ((r = compact_read(R, &u->cols, u->kind - PF_S_SWITCH)) != 0) {
+				u->ts = u->cols.ts;
+				return r;
+			}
+		} else {
+			while ((r = pb_next(&u->bc, &f)) > 0) {
+				if (f.num != PF_BUNDLE_EVENT)
+					continue;
+				pb_sub(&u->bc, &f, &u->ec);
+				if (event_fields(R, &u->ec, &u->ts, &u->pid, &u->body, NULL))
+					return -TRAX_E_FORMAT;
+				return 1;
+			}
+			if (r < 0)
+				return pb_fail(R, &u->bc, "an ftrace bundle");
 		}
-		if (r < 0)
-			return pb_fail(R, &u->bc, "an ftrace bundle");
 		if (pb_at_end(&u->lc))
 			return 0;
 		/* the list is trax's own: it reads */
@@ -594,6 +857,8 @@ static int run_next(struct pf *R, struct pf_run *u)
 		u->end += len >> 1;
 		u->lost = (int)(len & 1);
 		u->first = 1;
+		if (u->kind != PF_S_EVENTS && (r = compact_load(R, u)) < 0)
+			return r;
 	}
 }
 
@@ -634,6 +899,39 @@ static int emit_unknown(struct pf *R, struct pf_run *u, int cpu)
 	return ld_emit_raw(R->L, u->ts, cpu, u->pid, 0, name, R->raw.buf, (int)R->raw.len);
 }
 
+/* The value of field number num of event row ev in R->vals. */
+static struct ld_val *val_of(struct pf *R, int ev, uint32_t num)
+{
+	return &R->vals[R->slot[ev][num]];
+}
+
+static void val_int(struct ld_val *v, int64_t i)
+{
+	v->kind = LD_I64;
+	v->i = i;
+}
+
+static void val_str(struct ld_val *v, const void *s, int len)
+{
+	v->kind = LD_STR;
+	v->s = s;
+	v->len = len;
+}
+
+/* A sched_switch (of either form) in R->vals: the CPU runs its next task now. */
+static void cur_switch(struct pf *R, int cpu)
+{
+	struct pf_cur *c = &R->cur[cpu];
+	const struct ld_val *pid = val_of(R, R->ev_switch, 6), *prio = val_of(R, R->ev_switch, 7);
+	const struct ld_val *comm = val_of(R, R->ev_switch, 5);
+
+	c->known = pid->kind == LD_I64;
+	c->pid = (int)pid->i;
+	c->prio = prio->kind == LD_I64 ? (int)prio->i : 0;
+	c->comm = comm->kind == LD_STR ? comm->s : NULL;
+	c->len = comm->kind == LD_STR ? comm->len : 0;
+}
+
 /* An event of the table: its fields into R->vals, then the sink. */
 static int emit_known(struct pf *R, struct pf_run *u, int ev, int cpu)
 {
@@ -642,7 +940,8 @@ static int emit_known(struct pf *R, struct pf_run *u, int ev, int cpu)
 	struct pb_field f;
 	int r;
 
-	if (!ld_type_loaded(R->types[ev]))
+	/* a sched_switch not loaded still says which task the CPU runs (compact_sched needs it) */
+	if (!ld_type_loaded(R->types[ev]) && ev != R->ev_switch)
 		return 0;
 	for (int i = 0; i < d->nf; i++)
 		R->vals[i].kind = LD_NULL;
@@ -686,7 +985,62 @@ static int emit_known(struct pf *R, struct pf_run *u, int ev, int cpu)
 	}
 	if (r < 0)
 		return pb_fail(R, &c, d->name);
+	if (ev == R->ev_switch)
+		cur_switch(R, cpu);
+	if (!ld_type_loaded(R->types[ev]))
+		return 0;
 	return ld_emit(R->L, R->types[ev], u->ts, cpu, u->pid, 0, NULL, R->vals);
+}
+
+/*
+ * A compact_sched event as the row of its plain form. sched_switch has no prev_* columns: the
+ * task switched out is the one the CPU's last switch switched in (unknown, NULL, on a CPU's
+ * first), and so is the event's pid; sched_waking's pid (the waker) is the CPU's task too,
+ * and its success is not recorded.
+ */
+static int emit_compact(struct pf *R, struct pf_run *u)
+{
+	int ev = u->kind == PF_S_SWITCH ? R->ev_switch : R->ev_waking;
+	const struct pf_evdef *d = &pf_events[ev];
+	const struct pf_cur *c = &R->cur[u->cpu];
+	const uint64_t *v = u->cols.v;
+	const uint8_t *present = u->cols.present;
+
+	for (int i = 0; i < d->nf; i++)
+		R->vals[i].kind = LD_NULL;
+	if (u->kind == PF_S_SWITCH) {
+		if (c->known) {
+			if (c->comm)
+				val_str(val_of(R, ev, 1), c->comm, c->len);
+			val_int(val_of(R, ev, 2), c->pid);
+			val_int(val_of(R, ev, 3), c->prio);
+		} else {
+			R->compact_unknown_prev++;
+		}
+		if (present[CS_SW_PREV_STATE])
+			val_int(val_of(R, ev, 4), (int64_t)v[CS_SW_PREV_STATE]);
+		if (present[CS_SW_COMM])
+			val_str(val_of(R, ev, 5), u->in.s[v[CS_SW_COMM]],
+				(int)u->in.len[v[CS_SW_COMM]]);
+		val_int(val_of(R, ev, 6), (int32_t)(uint32_t)v[CS_SW_NEXT_PID]);
+		if (present[CS_SW_NEXT_PRIO])
+			val_int(val_of(R, ev, 7), (int32_t)(uint32_t)v[CS_SW_NEXT_PRIO]);
+	} else {
+		if (present[CS_WK_COMM])
+			val_str(val_of(R, ev, 1), u->in.s[v[CS_WK_COMM]],
+				(int)u->in.len[v[CS_WK_COMM]]);
+		val_int(val_of(R, ev, 2), (int32_t)(uint32_t)v[CS_WK_PID]);
+		if (present[CS_WK_PRIO])
+			val_int(val_of(R, ev, 3), (int32_t)(uint32_t)v[CS_WK_PRIO]);
+		if (present[CS_WK_TARGET_CPU])
+			val_int(val_of(R, ev, 5), (int32_t)(uint32_t)v[CS_WK_TARGET_CPU]);
+	}
+	u->pid = c->known ? c->pid : -1;
+	if (u->kind == PF_S_SWITCH)
+		cur_switch(R, u->cpu);
+	if (!ld_type_loaded(R->types[ev]))
+		return 0;
+	return ld_emit(R->L, R->types[ev], u->ts, u->cpu, u->pid, 0, NULL, R->vals);
 }
 
 static int emit_event(struct pf *R, struct pf_run *u)
@@ -699,6 +1053,8 @@ static int emit_event(struct pf *R, struct pf_run *u)
 	u->first = 0;
 	ld_seen(R->L, 0, u->cpu, u->ts);
 	R->last_ts = u->ts;
+	if (u->kind != PF_S_EVENTS)
+		return emit_compact(R, u);
 	if (ev >= 0)
 		return emit_known(R, u, ev, u->cpu);
 	return emit_unknown(R, u, u->cpu);
@@ -819,8 +1175,14 @@ static void write_meta(struct pf *R)
 		(unsigned long long)R->empty_bundles);
 	ld_meta(R->L, "perfetto.ftrace.bundles.lost_events", "%llu",
 		(unsigned long long)R->lost_bundles);
-	ld_meta(R->L, "perfetto.ftrace.bundles.unused.compact_sched", "%llu",
+	ld_meta(R->L, "perfetto.ftrace.bundles.compact_sched", "%llu",
 		(unsigned long long)R->compact_bundles);
+	ld_meta(R->L, "perfetto.ftrace.compact_sched.sched_switch", "%llu",
+		(unsigned long long)R->compact_events[0]);
+	ld_meta(R->L, "perfetto.ftrace.compact_sched.sched_waking", "%llu",
+		(unsigned long long)R->compact_events[1]);
+	ld_meta(R->L, "perfetto.ftrace.compact_sched.prev_unknown", "%llu",
+		(unsigned long long)R->compact_unknown_prev);
 	ld_meta(R->L, "perfetto.ftrace.events", "%llu", (unsigned long long)R->events);
 	ld_meta(R->L, "perfetto.ftrace.events.unsorted", "%llu", (unsigned long long)R->unsorted);
 	ld_meta(R->L, "perfetto.ftrace.fields.unknown", "%llu",
@@ -839,12 +1201,16 @@ static void pf_release(struct pf *R)
 {
 	if (R->map)
 		munmap((void *)R->map, R->size);
-	for (int i = 0; i < R->nruns; i++)
+	for (int i = 0; i < R->nruns; i++) {
 		free(R->runs[i].list);
+		free(R->runs[i].in.s);
+		free(R->runs[i].in.len);
+	}
 	free(R->runs);
 	free(R->keys);
 	free(R->seqs);
 	free(R->pend_lost);
+	free(R->cur);
 	free(R->kinds_far);
 	free(R->unknown_ev);
 	free(R->heap);
@@ -893,6 +1259,10 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	memset(R->slot, -1, sizeof(R->slot));
 	for (int e = 0; e < PF_NEVENTS; e++) {
 		R->ev_index[pf_events[e].num] = (int16_t)e;
+		if (pf_events[e].num == PF_EV_SCHED_SWITCH)
+			R->ev_switch = e;
+		if (pf_events[e].num == PF_EV_SCHED_WAKING)
+			R->ev_waking = e;
 		for (int i = 0; i < pf_events[e].nf; i++)
 			R->slot[e][pf_events[e].f[i].num] = (int8_t)i;
 	}
