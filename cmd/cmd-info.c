@@ -195,7 +195,7 @@ static void info_unread(sqlite3 *db)
 		"'perfetto.ftrace.events.unknown.%' ORDER BY CAST(value AS INTEGER) DESC, key",
 	};
 	static const char *const what[] = { "packets", "ftrace events (in raw_event)" };
-	char *total = trax_db_meta(db, "perfetto.packets"), *cs;
+	char *total = trax_db_meta(db, "perfetto.packets");
 
 	if (!total)
 		return;
@@ -220,10 +220,6 @@ static void info_unread(sqlite3 *db)
 			printf("not read: %lld %s: %s\n", (long long)sum, what[i], sb.buf);
 		strbuf_release(&sb);
 	}
-	cs = trax_db_meta(db, "perfetto.ftrace.bundles.unused.compact_sched");
-	if (cs && strcmp(cs, "0"))
-		printf("not read: %s ftrace bundles' compact_sched events\n", cs);
-	free(cs);
 	free(total);
 }
 
