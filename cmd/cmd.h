@@ -35,6 +35,7 @@ DECLARE_CMD(gate);
 DECLARE_CMD(plot);
 DECLARE_CMD(report);
 DECLARE_CMD(collect);
+DECLARE_CMD(export);
 
 /*
  * Output of a subcommand: stdout, or a file written under a temporary name and renamed into

@@ -19,6 +19,7 @@ const struct trax_cmd trax_cmds[] = {
 	{ "gate", cmd_gate, "compare base runs with new runs, statistically", cmd_gate_usage },
 	{ "plot", cmd_plot, "draw a chart of a trace as PNG, SVG or PDF", cmd_plot_usage },
 	{ "report", cmd_report, "write an HTML or PDF report of a trace", cmd_report_usage },
+	{ "export", cmd_export, "write a trace as a Perfetto protobuf trace", cmd_export_usage },
 	{ "collect", cmd_collect, "capture ftrace while a workload runs", cmd_collect_usage },
 	{ NULL, NULL, NULL, NULL },
 };

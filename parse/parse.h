@@ -3,6 +3,7 @@
 #define TRAX_PARSE_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sqlite3.h>
 
 #include "util/error.h"
@@ -71,6 +72,39 @@ char *trax_db_string(sqlite3 *db, const char *sql, const char *arg);
  * to be a typo of it (util/suggest.h), else to NULL. *near must not be freed.
  */
 int trax_event_known(const char *name, const char **near);
+
+/* ---- trax export: a database's events as a Perfetto trace (parse/pfexport.c) ---- */
+
+struct trax_export_opts {
+	int buffer;		/* the buffer to export (0: the first, or the only one) */
+	const char *in_name;	/* names the input in messages (NULL: the database's file) */
+	const char *out_name;	/* names the output in messages (NULL: "output") */
+};
+
+struct trax_export_stats {
+	uint64_t events;	/* events written */
+	uint64_t typed;		/* ... as the event's own message (parse/perfetto-fields.h) */
+	uint64_t generic;	/* ... as GenericFtraceEvent */
+	uint64_t bundles;	/* FtraceEventBundle packets */
+	uint64_t lost;		/* bundles flagged lost_events */
+	uint64_t threads, processes;	/* in the process_tree packets */
+	uint64_t raw_rows;	/* raw_event rows of the buffer: not exported */
+	uint64_t unwritten_fields;	/* columns of typed events that their message lacks */
+	int buffers;		/* buffers in the database (only one is exported) */
+	char clock[32];		/* meta trace_clock ("" when absent) */
+	int clock_mapped;	/* 1: boot, or written as its FtraceClock value; 0: written as boot */
+};
+
+/*
+ * Write the events of one buffer of db (a trax database, read-only is enough) to out as a
+ * Perfetto Trace (doc/db.md, "Export"): per-CPU FtraceEventBundle packets of at most about
+ * 64 KiB, a process_tree from the thread table and a system_info from meta kernel. Rows are
+ * read in a streaming merge of the event tables; memory is one bundle per CPU. Returns 0 (stats,
+ * may be NULL, filled) or a negative error with err filled (a database that does not read, a
+ * write that fails); out then holds part of a trace, and the caller discards it.
+ */
+int trax_export_perfetto(sqlite3 *db, FILE *out, const struct trax_export_opts *opts,
+			 struct trax_export_stats *stats, struct trax_error *err);
 
 /* The meta table: the one reader of it. */
 /* The meta value of key, or NULL when absent; the caller frees the string. */

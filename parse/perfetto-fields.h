@@ -141,6 +141,38 @@ enum {
 	PF_EV_SCHED_WAKING = 20,		/* FtraceEvent.sched_waking */
 };
 
+/*
+ * ---- written by trax export (parse/pfexport.c), not read ----
+ * The boot-clock pair of a bundle, the generic form of an event that has no message of its
+ * own, and the packets that name threads and the kernel. (ProcessTree's Thread.tid and
+ * Process.pid are cited by their full path: the schema has other Thread and Process messages
+ * whose field 1 has another type; tests/integration/export.sh checks them through protoc.)
+ */
+enum {
+	PF_BUNDLE_FTRACE_TIMESTAMP = 6,		/* FtraceEventBundle.ftrace_timestamp */
+	PF_BUNDLE_BOOT_TIMESTAMP = 7,		/* FtraceEventBundle.boot_timestamp */
+	PF_EVENT_GENERIC = 327,			/* FtraceEvent.generic */
+	PF_GENERIC_EVENT_NAME = 1,		/* GenericFtraceEvent.event_name */
+	PF_GENERIC_FIELD = 2,			/* GenericFtraceEvent.field */
+	PF_GENERIC_FIELD_NAME = 1,		/* Field.name */
+	PF_GENERIC_FIELD_STR = 3,		/* Field.str_value */
+	PF_GENERIC_FIELD_INT = 4,		/* Field.int_value */
+	PF_GENERIC_FIELD_UINT = 5,		/* Field.uint_value */
+	PF_TREE_PROCESSES = 1,			/* ProcessTree.processes */
+	PF_TREE_THREADS = 2,			/* ProcessTree.threads */
+	PF_THREAD_TID = 1,			/* ProcessTree.Thread.tid (int32) */
+	PF_THREAD_NAME = 2,			/* Thread.name */
+	PF_THREAD_TGID = 3,			/* Thread.tgid */
+	PF_PROCESS_PID = 1,			/* ProcessTree.Process.pid (int32) */
+	PF_PROCESS_CMDLINE = 3,			/* Process.cmdline */
+	PF_PROCESS_CMDLINE_IS_COMM = 9,		/* Process.cmdline_is_comm */
+	PF_SYSINFO_UTSNAME = 1,			/* SystemInfo.utsname */
+	PF_UTSNAME_SYSNAME = 1,			/* Utsname.sysname */
+	PF_UTSNAME_VERSION = 2,			/* Utsname.version */
+	PF_UTSNAME_RELEASE = 3,			/* Utsname.release */
+	PF_UTSNAME_MACHINE = 4,			/* Utsname.machine */
+};
+
 #endif /* TRAX_PARSE_PERFETTO_FIELDS_H */
 
 /*
