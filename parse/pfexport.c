@@ -1,4 +1,5 @@
 /* parse/pfexport.c: a trax database's events as a Perfetto protobuf trace (trax export). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ static int db_fail(struct ex *X, const char *what)
 static int write_out(struct ex *X, const struct pbw *w)
 {
 	if (w->len && fwrite(w->buf, 1, w->len, X->out) != w->len)
-		return trax_error_set(X->err, TRAX_E_IO, "%s: write failed", X->outname);
+		return trax_error_set(X->err, TRAX_E_IO, "%s: %s", X->outname,
+				      strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -697,7 +699,8 @@ int trax_export_perfetto(sqlite3 *db, FILE *out, const struct trax_export_opts *
 	X.outname = opts && opts->out_name ? opts->out_name : "output";
 	ret = export_all(&X);
 	if (!ret && fflush(out))
-		ret = trax_error_set(err, TRAX_E_IO, "%s: write failed", X.outname);
+		ret = trax_error_set(err, TRAX_E_IO, "%s: %s", X.outname,
+				     strerror(errno ? errno : EIO));
 	for (int i = 0; i < X.nsrc; i++)
 		src_free(&X.src[i]);
 	free(X.src);
