@@ -154,6 +154,22 @@ static void info_lost(sqlite3 *db)
 	}
 	sqlite3_finalize(st);
 	printf("%s\n", first ? " none" : "");
+	/* what the kernel's own counts say the ring buffers lost (trace.dat cpustats, Perfetto
+	 * ftrace_stats): also where no record marks the place */
+	first = 1;
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE (key LIKE '%cpu.%.overrun' "
+			       "OR key LIKE '%cpu.%.dropped_events') AND value != '0' ORDER BY key",
+			       -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			printf("%s %s=%s", first ? "ring buffer counts:" : ",",
+			       (const char *)sqlite3_column_text(st, 0),
+			       (const char *)sqlite3_column_text(st, 1));
+			first = 0;
+		}
+	}
+	sqlite3_finalize(st);
+	if (!first)
+		printf("\n");
 }
 
 /* Switches that do not follow on from the CPU's last one, per CPU (parse/derive.c). */
@@ -252,8 +268,23 @@ static void info_meta(sqlite3 *db)
 	printf("cpus:     %s\n", v[0] ? v[0] : "?");
 	if (v[1])
 		printf("kernel:   %s\n", v[1]);
-	if (v[2])
-		printf("clock:    %s\n", v[2]);
+	if (v[2]) {
+		char *rt = trax_db_meta(db, "clock.boot_to_realtime_ns");
+
+		/* a Perfetto clock snapshot maps the boot clock to wall time */
+		if (rt && !strcmp(v[2], "boot")) {
+			long long ns = strtoll(rt, NULL, 10);
+			unsigned long long a = ns < 0 ? 0ULL - (unsigned long long)ns :
+					       (unsigned long long)ns;
+
+			printf("clock:    %s (realtime = boot %c %llu.%09llu s, from the trace's "
+			       "clock snapshot)\n", v[2], ns < 0 ? '-' : '+', a / 1000000000ULL,
+			       a % 1000000000ULL);
+		} else {
+			printf("clock:    %s\n", v[2]);
+		}
+		free(rt);
+	}
 	if (v[3] && strcmp(v[3], "all"))
 		printf("loaded:   only %s\n", v[3]);
 	for (int i = 0; i < 4; i++)

@@ -832,26 +832,43 @@ static int on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buff
 		if (d->android)
 			android_adj(d->android, start, iv.pid, iv.value, -1);
 		break;
-	case INITIAL_TASK: {
-		int u = map_get(d, iv.pid);
-
-		if (u >= 0 && !d->threads[u].dead && !d->threads[u].born) {
-			thread_initial(d, u, (int)iv.value, iv.name);
-		} else if (u < 0) {
-			struct pending_task *pt;
-
-			TRAX_GROW(d->pending, d->npending, d->cpending, 256);
-			pt = &d->pending[d->npending++];
-			pt->pid = iv.pid;
-			pt->tgid = (int)iv.value;
-			snprintf(pt->comm, sizeof(pt->comm), "%s", iv.name);
-		}
+	case INITIAL_TASK:
+		derive_task(d, iv.pid, (int)iv.value, iv.name, -1);
 		break;
-	}
 	default:
 		break;
 	}
 	return 1;
+}
+
+void derive_task(struct derive *d, int pid, int tgid, const char *comm, int len)
+{
+	int u = map_get(d, pid);
+	char name[COMM_MAX];
+
+	snprintf(name, sizeof(name), "%.*s", len < 0 || len >= COMM_MAX ? COMM_MAX - 1 : len,
+		 comm ? comm : "");
+	if (u >= 0 && !d->threads[u].dead && !d->threads[u].born) {
+		thread_initial(d, u, tgid, name);
+	} else if (u < 0) {
+		struct pending_task *pt = NULL;
+
+		/* one entry a pid: process data may list a task in several snapshots */
+		for (int i = 0; i < d->npending && !pt; i++)
+			if (d->pending[i].pid == pid)
+				pt = &d->pending[i];
+		if (!pt) {
+			TRAX_GROW(d->pending, d->npending, d->cpending, 256);
+			pt = &d->pending[d->npending++];
+			pt->pid = pid;
+			pt->tgid = 0;
+			pt->comm[0] = 0;
+		}
+		if (tgid > 0)
+			pt->tgid = tgid;
+		if (name[0] && !pt->comm[0])
+			snprintf(pt->comm, sizeof(pt->comm), "%s", name);
+	}
 }
 
 /* ---- for android.c ---- */

@@ -35,6 +35,10 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		  int buffer, const char *comm, const struct ld_val *v);
 void derive_lost(struct derive *d, uint64_t ts, int cpu, int buffer);
 void derive_tgid(struct derive *d, int pid, int tgid);
+/* A task alive at the trace start (collect's markers, a Perfetto trace's process data): its
+ * process (tgid, 0 unknown) and name (len -1: NUL-terminated), for the lifetime of pid met
+ * without a birth. */
+void derive_task(struct derive *d, int pid, int tgid, const char *comm, int len);
 /* Close open intervals at the end of the trace and write thread, track tables. */
 void derive_finish(struct derive *d, uint64_t end_ts);
 const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t state);

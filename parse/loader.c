@@ -607,6 +607,11 @@ void ld_lost(struct loader *L, uint64_t ts, int cpu, int buffer, int64_t count)
 	derive_lost(L->d, ts, cpu, buffer);
 }
 
+void ld_task(struct loader *L, int pid, int tgid, const char *comm, int len)
+{
+	derive_task(L->d, pid, tgid, comm, len);
+}
+
 void ld_tgid(struct loader *L, int pid, int tgid)
 {
 	derive_tgid(L->d, pid, tgid);

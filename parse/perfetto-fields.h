@@ -144,9 +144,8 @@ enum {
 /*
  * ---- written by trax export (parse/pfexport.c), not read ----
  * The boot-clock pair of a bundle, the generic form of an event that has no message of its
- * own, and the packets that name threads and the kernel. (ProcessTree's Thread.tid and
- * Process.pid are cited by their full path: the schema has other Thread and Process messages
- * whose field 1 has another type; tests/integration/export.sh checks them through protoc.)
+ * own, and whether a process's cmdline is its comm. (The process tree and system_info it
+ * writes use the reader's numbers below.)
  */
 enum {
 	PF_BUNDLE_FTRACE_TIMESTAMP = 6,		/* FtraceEventBundle.ftrace_timestamp */
@@ -158,19 +157,75 @@ enum {
 	PF_GENERIC_FIELD_STR = 3,		/* Field.str_value */
 	PF_GENERIC_FIELD_INT = 4,		/* Field.int_value */
 	PF_GENERIC_FIELD_UINT = 5,		/* Field.uint_value */
-	PF_TREE_PROCESSES = 1,			/* ProcessTree.processes */
-	PF_TREE_THREADS = 2,			/* ProcessTree.threads */
-	PF_THREAD_TID = 1,			/* ProcessTree.Thread.tid (int32) */
-	PF_THREAD_NAME = 2,			/* Thread.name */
-	PF_THREAD_TGID = 3,			/* Thread.tgid */
-	PF_PROCESS_PID = 1,			/* ProcessTree.Process.pid (int32) */
-	PF_PROCESS_CMDLINE = 3,			/* Process.cmdline */
 	PF_PROCESS_CMDLINE_IS_COMM = 9,		/* Process.cmdline_is_comm */
+};
+
+/* ---- process data: ProcessTree, ProcessDescriptor, ThreadDescriptor, TrackDescriptor ---- */
+enum {
+	PF_PTREE_PROCESSES = 1,			/* ProcessTree.processes */
+	PF_PTREE_THREADS = 2,			/* ProcessTree.threads */
+	PF_PTREE_PROC_PID = 1,			/* Process.pid */
+	PF_PTREE_PROC_CMDLINE = 3,		/* Process.cmdline */
+	PF_PTREE_THREAD_TID = 1,		/* Thread.tid */
+	PF_PTREE_THREAD_NAME = 2,		/* Thread.name */
+	PF_PTREE_THREAD_TGID = 3,		/* Thread.tgid */
+	PF_PDESC_PID = 1,			/* ProcessDescriptor.pid */
+	PF_PDESC_CMDLINE = 2,			/* ProcessDescriptor.cmdline */
+	PF_PDESC_PROCESS_NAME = 6,		/* ProcessDescriptor.process_name */
+	PF_TDESC_PID = 1,			/* ThreadDescriptor.pid */
+	PF_TDESC_TID = 2,			/* ThreadDescriptor.tid */
+	PF_TDESC_THREAD_NAME = 5,		/* ThreadDescriptor.thread_name */
+	PF_TRACK_PROCESS = 3,			/* TrackDescriptor.process */
+	PF_TRACK_THREAD = 4,			/* TrackDescriptor.thread */
+};
+
+/* ---- SystemInfo: the kernel ---- */
+enum {
 	PF_SYSINFO_UTSNAME = 1,			/* SystemInfo.utsname */
-	PF_UTSNAME_SYSNAME = 1,			/* Utsname.sysname */
-	PF_UTSNAME_VERSION = 2,			/* Utsname.version */
-	PF_UTSNAME_RELEASE = 3,			/* Utsname.release */
-	PF_UTSNAME_MACHINE = 4,			/* Utsname.machine */
+	PF_SYSINFO_FINGERPRINT = 2,		/* SystemInfo.android_build_fingerprint */
+	PF_SYSINFO_HZ = 3,			/* SystemInfo.hz */
+	PF_SYSINFO_SDK = 5,			/* SystemInfo.android_sdk_version */
+	PF_SYSINFO_PAGE_SIZE = 6,		/* SystemInfo.page_size */
+	PF_SYSINFO_NUM_CPUS = 8,		/* SystemInfo.num_cpus */
+	PF_UTS_SYSNAME = 1,			/* Utsname.sysname */
+	PF_UTS_VERSION = 2,			/* Utsname.version */
+	PF_UTS_RELEASE = 3,			/* Utsname.release */
+	PF_UTS_MACHINE = 4,			/* Utsname.machine */
+};
+
+/* ---- FtraceStats: the kernel ring buffers' counts at the start and end of the trace ---- */
+enum {
+	PF_FSTATS_PHASE = 1,			/* FtraceStats.phase */
+	PF_FSTATS_CPU_STATS = 2,		/* FtraceStats.cpu_stats */
+	PF_FSTATS_START = 1,			/* Phase.START_OF_TRACE */
+	PF_FSTATS_END = 2,			/* Phase.END_OF_TRACE */
+	PF_FCPU_CPU = 1,			/* FtraceCpuStats.cpu */
+	PF_FCPU_OVERRUN = 3,			/* FtraceCpuStats.overrun */
+	PF_FCPU_COMMIT_OVERRUN = 4,		/* FtraceCpuStats.commit_overrun */
+	PF_FCPU_DROPPED_EVENTS = 8,		/* FtraceCpuStats.dropped_events */
+};
+
+/* ---- TraceStats: the tracing service's buffers (packets lost there) ---- */
+enum {
+	PF_TSTATS_BUFFER_STATS = 1,		/* TraceStats.buffer_stats */
+	PF_TSTATS_CHUNKS_DISCARDED = 8,		/* TraceStats.chunks_discarded */
+	PF_TSTATS_PATCHES_DISCARDED = 9,	/* TraceStats.patches_discarded */
+	PF_TSTATS_INVALID_PACKETS = 10,		/* TraceStats.invalid_packets */
+	PF_BSTATS_CHUNKS_OVERWRITTEN = 3,	/* BufferStats.chunks_overwritten */
+	PF_BSTATS_CHUNKS_DISCARDED = 18,	/* BufferStats.chunks_discarded */
+	PF_BSTATS_PACKET_LOSS = 19,		/* BufferStats.trace_writer_packet_loss */
+};
+
+/* ---- ClockSnapshot: the clocks at one instant ---- */
+enum {
+	PF_CSNAP_CLOCKS = 1,			/* ClockSnapshot.clocks */
+	PF_CSNAP_PRIMARY = 2,			/* ClockSnapshot.primary_trace_clock */
+	PF_CLOCK_ID = 1,			/* Clock.clock_id */
+	PF_CLOCK_TIMESTAMP = 2,			/* Clock.timestamp */
+	PF_CLK_REALTIME = 1,			/* BuiltinClocks.REALTIME */
+	PF_CLK_MONOTONIC = 3,			/* BuiltinClocks.MONOTONIC */
+	PF_CLK_MONOTONIC_RAW = 5,		/* BuiltinClocks.MONOTONIC_RAW */
+	PF_CLK_BOOTTIME = 6,			/* BuiltinClocks.BOOTTIME */
 };
 
 #endif /* TRAX_PARSE_PERFETTO_FIELDS_H */

@@ -12,6 +12,7 @@
 #include "parse/load.h"
 #include "parse/pbwire.h"
 #include "parse/perfetto-fields.h"
+#include "parse/pfinfo.h"
 #include "parse/sink.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
@@ -159,6 +160,9 @@ struct pf_key {
 struct pf_cur {
 	int known, pid, prio, len;
 	const char *comm;	/* in the mapping */
+	int nlost;		/* places the CPU's bundles mark a loss (the trailing one included) */
+	int seen;		/* an event of the CPU was emitted */
+	int64_t stats_lost;	/* events ftrace_stats says the CPU lost; -1 unknown */
 };
 
 struct pf_seq {
@@ -185,6 +189,7 @@ struct pf {
 	int nseqs, seqcap, last_seq;
 	uint8_t *pend_lost;	/* per CPU: a loss waits for the CPU's next bundle */
 	struct pf_cur *cur;	/* per CPU */
+	struct pfinfo *info;	/* process data, system_info, stats, clocks (parse/pfinfo.c) */
 	int ncpus, pend_cap;
 	int clock, clock_mixed, clock_set;
 
@@ -559,6 +564,8 @@ static void run_add(struct pf *R, uint32_t seq, int cpu, enum pf_stream kind, ui
 	list_varint(u, (uint64_t)len << 1 | !!lost);
 	u->end = off + len;
 	u->last_ts = last;
+	if (lost)
+		R->cur[cpu].nlost++;
 }
 
 static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_field *bf,
@@ -701,6 +708,13 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 			nbundles++;
 		} else {
 			count_kind(R, f.num);
+			if (pfinfo_kind(f.num)) {
+				struct pb_cursor bad;
+				const char *what;
+
+				if (pfinfo_packet(R->info, &pc, &f, &bad, &what) < 0)
+					return pb_fail(R, &bad, what);
+			}
 		}
 	}
 	if (r < 0)
@@ -1047,9 +1061,18 @@ static int emit_event(struct pf *R, struct pf_run *u)
 {
 	uint32_t num = u->body.num;
 	int ev = num < PF_EV_DIRECT ? R->ev_index[num] : -1;
+	struct pf_cur *c = &R->cur[u->cpu];
 
+	if (!c->seen) {
+		c->seen = 1;
+		/* a loss ftrace_stats counts but no bundle marks: before the CPU's first event
+		 * (the place a ring buffer in overwrite mode loses its oldest events) */
+		if (!c->nlost && c->stats_lost > 0)
+			ld_lost(R->L, u->ts, u->cpu, 0, c->stats_lost);
+	}
 	if (u->first && u->lost)
-		ld_lost(R->L, u->ts, u->cpu, 0, -1);
+		ld_lost(R->L, u->ts, u->cpu, 0, c->nlost == 1 && c->stats_lost > 0 ?
+			c->stats_lost : -1);
 	u->first = 0;
 	ld_seen(R->L, 0, u->cpu, u->ts);
 	R->last_ts = u->ts;
@@ -1090,7 +1113,8 @@ static int merge(struct pf *R)
 	/* losses announced after a CPU's last bundle */
 	for (int c = 0; c < R->ncpus; c++)
 		if (R->pend_lost[c])
-			ld_lost(R->L, R->last_ts, c, 0, -1);
+			ld_lost(R->L, R->last_ts, c, 0, R->cur[c].nlost == 1 &&
+				R->cur[c].stats_lost > 0 ? R->cur[c].stats_lost : -1);
 	return 0;
 }
 
@@ -1145,6 +1169,11 @@ static void write_meta(struct pf *R)
 
 		if (!R->kinds[n] || n == PF_PACKET_ftrace_events)
 			continue;
+		if (pfinfo_kind(n)) {	/* read (parse/pfinfo.c) */
+			snprintf(key, sizeof(key), "perfetto.packets.%s", name);
+			ld_meta(R->L, key, "%llu", (unsigned long long)R->kinds[n]);
+			continue;
+		}
 		if (name)
 			snprintf(key, sizeof(key), "perfetto.packets.unused.%s", name);
 		else
@@ -1214,6 +1243,7 @@ static void pf_release(struct pf *R)
 	free(R->kinds_far);
 	free(R->unknown_ev);
 	free(R->heap);
+	pfinfo_free(R->info);
 	strbuf_release(&R->raw);
 }
 
@@ -1252,6 +1282,7 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 
 	R->L = L;
 	R->path = path;
+	R->info = pfinfo_alloc(L);
 	R->last_seq = -1;
 	R->last_key = -1;
 	R->raw = (struct strbuf)STRBUF_INIT;
@@ -1270,6 +1301,11 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	if (!ret)
 		ret = index_file(R);
 	if (!ret) {
+		for (int c = 0; c < R->ncpus; c++) {
+			R->cur[c].nlost += R->pend_lost[c];
+			R->cur[c].stats_lost = pfinfo_lost(R->info, c);
+		}
+		pfinfo_finish(R->info);
 		ld_set_cpus(L, 1, R->ncpus);
 		register_types(R);
 		ret = merge(R);

@@ -172,13 +172,13 @@ static int write_system_info(struct ex *X, const char *kernel)
 	pbw_uint(&X->pkt, PF_PACKET_TRUSTED_SEQUENCE_ID, EX_SEQ);
 	pu = pbw_begin(&X->pkt, PF_PACKET_system_info);
 	pn = pbw_begin(&X->pkt, PF_SYSINFO_UTSNAME);
-	pbw_bytes(&X->pkt, PF_UTSNAME_SYSNAME, tok[0], len[0]);
-	pbw_bytes(&X->pkt, PF_UTSNAME_RELEASE, tok[2], len[2]);
+	pbw_bytes(&X->pkt, PF_UTS_SYSNAME, tok[0], len[0]);
+	pbw_bytes(&X->pkt, PF_UTS_RELEASE, tok[2], len[2]);
 	if (n >= 5)	/* the words between release and machine */
-		pbw_bytes(&X->pkt, PF_UTSNAME_VERSION, tok[3],
+		pbw_bytes(&X->pkt, PF_UTS_VERSION, tok[3],
 			  (size_t)(tok[n - 2] + len[n - 2] - tok[3]));
 	if (n >= 4)
-		pbw_bytes(&X->pkt, PF_UTSNAME_MACHINE, tok[n - 1], len[n - 1]);
+		pbw_bytes(&X->pkt, PF_UTS_MACHINE, tok[n - 1], len[n - 1]);
 	pbw_end(&X->pkt, pn);
 	pbw_end(&X->pkt, pu);
 	pbw_end(&X->pkt, pm);
@@ -233,19 +233,19 @@ static int write_process_tree(struct ex *X, int64_t start)
 			if (!n)
 				tree_open(X, start, &pm, &pt);
 			if (pass == 0) {
-				m = pbw_begin(&X->pkt, PF_TREE_THREADS);
-				pbw_int(&X->pkt, PF_THREAD_TID, (int32_t)sqlite3_column_int64(st, 0));
+				m = pbw_begin(&X->pkt, PF_PTREE_THREADS);
+				pbw_int(&X->pkt, PF_PTREE_THREAD_TID, (int32_t)sqlite3_column_int64(st, 0));
 				if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-					pbw_int(&X->pkt, PF_THREAD_TGID,
+					pbw_int(&X->pkt, PF_PTREE_THREAD_TGID,
 						(int32_t)sqlite3_column_int64(st, 1));
 				if (name)
-					pbw_bytes(&X->pkt, PF_THREAD_NAME, name, (size_t)nlen);
+					pbw_bytes(&X->pkt, PF_PTREE_THREAD_NAME, name, (size_t)nlen);
 				X->st->threads++;
 			} else {
-				m = pbw_begin(&X->pkt, PF_TREE_PROCESSES);
-				pbw_int(&X->pkt, PF_PROCESS_PID, (int32_t)sqlite3_column_int64(st, 0));
+				m = pbw_begin(&X->pkt, PF_PTREE_PROCESSES);
+				pbw_int(&X->pkt, PF_PTREE_PROC_PID, (int32_t)sqlite3_column_int64(st, 0));
 				if (name) {
-					pbw_bytes(&X->pkt, PF_PROCESS_CMDLINE, name, (size_t)nlen);
+					pbw_bytes(&X->pkt, PF_PTREE_PROC_CMDLINE, name, (size_t)nlen);
 					pbw_uint(&X->pkt, PF_PROCESS_CMDLINE_IS_COMM, 1);
 				}
 				X->st->processes++;

@@ -95,6 +95,12 @@ int ld_emit_raw(struct loader *L, uint64_t ts, int cpu, int pid, int buffer, con
 
 /* A tgid learnt by the reader (TGID column of text traces). */
 void ld_tgid(struct loader *L, int pid, int tgid);
+/*
+ * A task the trace says was alive at its start (process data: Perfetto's process_tree): its
+ * process (tgid, 0 unknown) and name (len -1: NUL-terminated; NULL: none), given to the
+ * lifetime of pid met without a birth (the name only when no event names it). Any time.
+ */
+void ld_task(struct loader *L, int pid, int tgid, const char *comm, int len);
 
 /* A meta key/value. */
 void ld_meta(struct loader *L, const char *key, const char *fmt, ...)

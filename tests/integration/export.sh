@@ -22,8 +22,8 @@ PENDING_GENERIC="sched_migrate_task sched_stat_runtime sched_process_wait softir
 PENDING_GENERIC="$PENDING_GENERIC oom_score_adj_update mark_victim my_event My_Event MY_EVENT"
 PENDING_GENERIC="$PENDING_GENERIC cols Thread Thread_PID"
 # Likewise the thread names and tgids of the process_tree packets (the reader counts them as
-# unused packets, perfetto.packets.unused.process_tree): 1 until it reads them.
-PENDING_TREE=1
+# unused packets until it read them): 0, as the reader reads them (parse/pfinfo.c).
+PENDING_TREE=0
 
 have_proto=0
 if ! command -v protoc >/dev/null; then

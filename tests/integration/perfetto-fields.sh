@@ -74,7 +74,13 @@ ok "the header cites $nclaims fields (over 100)" test "$nclaims" -gt 100
 bad=
 while read -r key num name type; do
 	field=${key#*.}
-	got=$(awk -v k="$key" '$1 == k { print $2 " " $3 }' "$TMP/schema" | sort -u)
+	# a claim without a type is about the number only (nested messages of one name, such as
+	# ProcessTree's Process and another Process, may give one field two types)
+	if [ -z "$type" ] || [ "$type" = - ]; then
+		got=$(awk -v k="$key" '$1 == k { print $2 }' "$TMP/schema" | sort -u)
+	else
+		got=$(awk -v k="$key" '$1 == k { print $2 " " $3 }' "$TMP/schema" | sort -u)
+	fi
 	if [ -z "$got" ]; then
 		bad="$bad$key: not in the schema"$'\n'
 		continue

@@ -116,15 +116,22 @@ if [ $have_proto -eq 1 ] && need_shared "$PT" "test_trace.perfetto-trace"; then
 	own="$own|first_packet_on_sequence|machine_id)\$"
 	awk '/^  [a-z_0-9]+( \{|:)/ { k = $1; sub(/:$/, "", k); print k }' "$TMP/pt.txt" |
 		grep -Ev "$own" | sort | uniq -c | awk '{ print $2 "," $1 }' >"$TMP/k.want"
+	# the kinds the reader reads (parse/perfetto.c, parse/pfinfo.c), counted as
+	# perfetto.packets.KIND; every other kind as perfetto.packets.unused.KIND
+	read_kinds='ftrace_events process_tree process_descriptor thread_descriptor track_descriptor'
+	read_kinds="$read_kinds system_info ftrace_stats trace_stats clock_snapshot"
 	{
 		q "$TMP/pt.db" "SELECT substr(key, 25), value FROM meta WHERE key LIKE
 			'perfetto.packets.unused.%'"
-		echo "ftrace_events,$(meta "$TMP/pt.db" perfetto.packets.ftrace_events)"
+		for k in $read_kinds; do
+			v=$(meta "$TMP/pt.db" "perfetto.packets.$k")
+			[ -n "$v" ] && echo "$k,$v"
+		done
 	} | sort >"$TMP/k.got"
 	is "$(cat "$TMP/k.got")" "$(cat "$TMP/k.want")" \
-		"each kind of packet is counted: ftrace_events read, the others in perfetto.packets.unused.KIND"
+		"each kind of packet is counted: those read in perfetto.packets.KIND, the others in perfetto.packets.unused.KIND"
 
-	unread=$(grep -v '^ftrace_events,' "$TMP/k.want" | awk -F, '{ n += $2 } END { print n }')
+	unread=$(grep -Ev "^(${read_kinds// /|})," "$TMP/k.want" | awk -F, '{ n += $2 } END { print n }')
 	TRAX_CACHE_DIR=$TMP/cache "$TRAX" info "$TMP/pt.db" >"$TMP/info" 2>&1
 	ok "trax info says which packets were not read: $unread of $(grep -c '^packet {$' \
 		"$TMP/pt.txt")" grep -q "^not read: $unread of $(grep -c '^packet {$' "$TMP/pt.txt") packets: " \
@@ -261,7 +268,7 @@ fi
 		"lost events: lost_events before its bundle, a dropped packet on every CPU"
 	is "$(meta "$TMP/s.db" perfetto.sequences.packets_dropped)" 1 \
 		"one packet dropped (the first packet's flag is not a loss)"
-	is "$(meta "$TMP/s.db" perfetto.packets.unused.clock_snapshot)" 1 "the clock snapshot is counted"
+	is "$(meta "$TMP/s.db" perfetto.packets.clock_snapshot)" 1 "the clock snapshot is counted (and read)"
 	# A drop reported by a packet whose bundles are the first of their CPU (a CPU seen for the
 	# first time there, or no bundle before on the sequence) is still a loss on those CPUs:
 	# before the bundle's first event; on a CPU seen before, at the trace end (its last event).
