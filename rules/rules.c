@@ -480,7 +480,8 @@ char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf
 		return buf;
 	}
 	if (unit && *unit && trax_unit_lookup(unit, &ud, &scale) == 0 && ud == dim) {
-		snprintf(buf, len, "%.6g %s", v / scale, unit);
+		/* in the rule's own unit; a large count of it in full, not as 3.06621e+08 */
+		snprintf(buf, len, fabs(v / scale) >= 1e6 ? "%.15g %s" : "%.6g %s", v / scale, unit);
 		return buf;
 	}
 	switch (dim) {

@@ -216,6 +216,49 @@ if [ $have_proto -eq 1 ] && need_shared "$PT" "test_trace.perfetto-trace"; then
 	is "$bad" "" "cut at $ncut offsets: the $nbad that protoc refuses exit 2 with one line \
 naming the file and the cut packet's offset, and leave no db; the others load"
 	is "$nbad" $((ncut - 2)) "... (all but the two cuts at packet starts)"
+
+	# thread names: every (pid, comm) of the decoded sched_switch events (prev and next) is a
+	# name of that pid's thread in thread_comm, and no other name is (pid 0, the idle task of
+	# every CPU, is one thread named by its first: left out)
+	awk '/^  ftrace_events \{$/ { fe = 1 } /^  \}$/ { fe = 0 }
+		function str(   v) { v = substr($0, index($0, "\"") + 1); sub(/"$/, "", v); return v }
+		fe && /^        prev_comm: / { pc = str() } fe && /^        next_comm: / { nc = str() }
+		fe && /^        prev_pid: / && $2 != 0 { print $2 "," pc }
+		fe && /^        next_pid: / && $2 != 0 { print $2 "," nc }' "$TMP/pt.txt" |
+		sort -u >"$TMP/names.want"
+	q "$TMP/pt.db" "SELECT DISTINCT t.pid, c.comm FROM thread_comm c JOIN thread t USING (utid)
+		WHERE t.pid != 0 AND t.pid IN (SELECT prev_pid FROM sched_switch UNION
+		SELECT next_pid FROM sched_switch)" | tr -d '"' | sort -u >"$TMP/names.got"
+	ok "thread names of the sched_switch tasks are the decoded text's ($(grep -c '' \
+		"$TMP/names.want") pid-name pairs)" diff "$TMP/names.want" "$TMP/names.got"
+
+	# a residency rule, worked from the decoded text for traced_probes (pid 1137) on CPUs 0-3:
+	# its runs from each switch in to the CPU's next switch; a run under way at a CPU's first
+	# switch counts from the CPU's first event, one under way at the end until the trace's
+	# last event (doc/db.md, sched_slice)
+	awk '/^  ftrace_events \{$/ { fe = 1 } /^  \}$/ { fe = 0 }
+		fe && /^    cpu: / { cpu = $2 } fe && /^      timestamp: / { print cpu, $2, NR, "e" }
+		fe && /^        prev_pid: / { pp = $2 }
+		fe && /^        next_pid: / { print cpu, ts, NR, "s", pp, $2 }
+		fe && /^      timestamp: / { ts = $2 }' "$TMP/pt.txt" |
+		sort -k2,2n -k3,3n >"$TMP/events.txt"
+	want=$(awk -v P=1137 '
+		{ if (!($1 in first)) first[$1] = $2; if ($2 > last) last = $2 }
+		$4 == "s" && $1 <= 3 {
+			if (!($1 in seen) && $5 == P) tot += $2 - first[$1]
+			seen[$1] = 1
+			if ($1 in on) { tot += $2 - on[$1]; delete on[$1] }
+			if ($6 == P) on[$1] = $2
+		}
+		END { for (c in on) tot += last - on[c]; printf "%d\n", tot }' "$TMP/events.txt")
+	cat >"$TMP/res.json" <<EOF2
+{ "topology": { "little": [0, 1, 2, 3] },
+  "rules": [ { "id": "tp-little", "metric": "residency", "task": "traced_probes",
+               "cpus": "little", "expect": "== $want ns" } ] }
+EOF2
+	"$TRAX" check "$TMP/res.json" "$TMP/pt.db" --format tap >"$TMP/res.tap" 2>&1
+	ok "a residency rule: traced_probes ran $want ns on CPUs 0-3, as worked from the text" \
+		grep -q '^ok 1 tp-little$' "$TMP/res.tap"
 fi
 
 # ---- a small trace written as text (tests/fixtures/perfetto/small.textproto) ----
