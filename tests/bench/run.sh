@@ -22,6 +22,10 @@
 #     is the ceiling
 # Memory: build/tools/memwatch polls /proc/PID/status every 2 ms: peak RssAnon (anonymous
 # memory) and peak VmRSS (also the mapped trace file) of each command.
+# Perfetto: big-v6.dat exported with `trax export` (bench-out/big.pftrace) and four copies of
+# it end to end (big-x4.pftrace), loaded by trax: events/s against trax load of big-v6.dat in
+# the same run (target: at least as fast), and peak RssAnon at both sizes (target: flat,
+# under 150 MiB).
 # TRAX_BENCH_PERF=1 adds a `perf record` of one trax load and prints its top symbols.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -233,6 +237,46 @@ for f in big-v6 big-v7-zstd; do
 	verdict+=("$v")
 done
 rm -f "$out/ceiling.db"
+
+# ---- Perfetto: the same events as a Perfetto trace (trax export of big-v6.dat), and four
+# copies of it end to end (a Trace is its packets: the concatenation is a valid trace, each
+# copy another run of every CPU for the reader's merge), against trax load of big-v6.dat in
+# the same run. Events/s counts the events of the bundles (meta perfetto.ftrace.events).
+echo
+pf=$out/big.pftrace
+pf4=$out/big-x4.pftrace
+if [ ! -s "$pf" ] || [ "$pf" -ot "$out/big-v6.dat" ]; then
+	"$trax" export "$out/big-v6.dat" -o "$pf.tmp" >/dev/null || die "trax export failed"
+	mv "$pf.tmp" "$pf"
+	cat "$pf" "$pf" "$pf" "$pf" >"$pf4.tmp"
+	mv "$pf4.tmp" "$pf4"
+fi
+dat_w=$(mw "$tmpd/big-v6.trax" wall_s)
+dat_n=$(cat "$out/big-v6.count")
+dat_anon=$(mb "$(mw "$tmpd/big-v6.trax" rss_anon_peak_kb)")
+printf '%-34s %9s %9s %12s %14s %12s
+' "" events "wall s" "events/s" "RssAnon peak" "RSS peak"
+printf '%-34s %9s %9s %12s %10s MiB %8s MiB
+' "trax load big-v6.dat" "$dat_n" "$dat_w" \
+	"$(rate "$dat_n" "$dat_w")" "$dat_anon" "$(mb "$(mw "$tmpd/big-v6.trax" rss_peak_kb)")"
+pverdict=
+for p in "$pf" "$pf4"; do
+	b=$(basename "$p" .pftrace)
+	cat "$p" >/dev/null
+	rm -f "$out/$b.db"
+	best_of "$tmpd/$b.trax" "$tmpd/stdout" "$trax" load "$p" -o "$out/$b.db"
+	pn=$("$trax" query "$out/$b.db" "SELECT value FROM meta WHERE key = 'perfetto.ftrace.events'" \
+		--format csv | tail -n 1 | tr -d '\r')
+	pw=$(mw "$tmpd/$b.trax" wall_s)
+	panon=$(mb "$(mw "$tmpd/$b.trax" rss_anon_peak_kb)")
+	printf '%-34s %9s %9s %12s %10s MiB %8s MiB\n' "trax load $b.pftrace" "$pn" "$pw" \
+		"$(rate "$pn" "$pw")" "$panon" "$(mb "$(mw "$tmpd/$b.trax" rss_peak_kb)")"
+	pverdict="$pverdict $b: events/s $(awk -v a="$pn" -v b="$pw" -v c="$dat_n" -v d="$dat_w" \
+		'BEGIN { printf "%.2f", (a / b) / (c / d) }')x trace.dat's (target >= 1), RssAnon peak"
+	pverdict="$pverdict $panon MiB (target < 150);"
+	rm -f "$out/$b.db"
+done
+verdict+=("perfetto:$pverdict")
 
 if [ "${TRAX_BENCH_PERF:-0}" = 1 ] && command -v perf >/dev/null; then
 	echo
