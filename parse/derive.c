@@ -841,6 +841,12 @@ static int on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buff
 	return 1;
 }
 
+void derive_marker(struct derive *d, uint64_t ts, int pid, int buffer, const char *buf, int len)
+{
+	if (d->android)
+		android_marker(d->android, ts, -1, pid, buffer, buf, len);
+}
+
 void derive_task(struct derive *d, int pid, int tgid, const char *comm, int len)
 {
 	int u = map_get(d, pid);

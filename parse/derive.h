@@ -39,6 +39,8 @@ void derive_tgid(struct derive *d, int pid, int tgid);
  * process (tgid, 0 unknown) and name (len -1: NUL-terminated), for the lifetime of pid met
  * without a birth. */
 void derive_task(struct derive *d, int pid, int tgid, const char *comm, int len);
+/* A marker with no event row (ld_marker()): to the Android tables as a trace marker. */
+void derive_marker(struct derive *d, uint64_t ts, int pid, int buffer, const char *buf, int len);
 /* Close open intervals at the end of the trace and write thread, track tables. */
 void derive_finish(struct derive *d, uint64_t end_ts);
 const char *derive_state_letters(struct loader *L, struct ld_type *t, int64_t state);

@@ -612,6 +612,13 @@ void ld_task(struct loader *L, int pid, int tgid, const char *comm, int len)
 	derive_task(L->d, pid, tgid, comm, len);
 }
 
+void ld_marker(struct loader *L, uint64_t ts, int pid, int buffer, const char *buf, int len)
+{
+	if (!L->started)
+		start(L);
+	derive_marker(L->d, ts, pid, buffer, buf, len);
+}
+
 void ld_tgid(struct loader *L, int pid, int tgid)
 {
 	derive_tgid(L->d, pid, tgid);

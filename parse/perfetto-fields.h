@@ -228,6 +228,32 @@ enum {
 	PF_CLK_BOOTTIME = 6,			/* BuiltinClocks.BOOTTIME */
 };
 
+/* ---- track events (the Perfetto SDK, android.os.Trace through it): parse/pftrack.c ---- */
+enum {
+	PF_TE_TYPE = 9,				/* TrackEvent.type */
+	PF_TE_NAME_IID = 10,			/* TrackEvent.name_iid */
+	PF_TE_TRACK_UUID = 11,			/* TrackEvent.track_uuid */
+	PF_TE_NAME = 23,			/* TrackEvent.name */
+	PF_TE_COUNTER_VALUE = 30,		/* TrackEvent.counter_value */
+	PF_TE_DOUBLE_COUNTER_VALUE = 44,	/* TrackEvent.double_counter_value */
+	PF_TE_SLICE_BEGIN = 1,			/* Type.TYPE_SLICE_BEGIN */
+	PF_TE_SLICE_END = 2,			/* Type.TYPE_SLICE_END */
+	PF_TE_INSTANT = 3,			/* Type.TYPE_INSTANT */
+	PF_TE_COUNTER = 4,			/* Type.TYPE_COUNTER */
+	PF_INTERNED_EVENT_NAMES = 2,		/* InternedData.event_names */
+	PF_EVENT_NAME_IID = 1,			/* EventName.iid */
+	PF_EVENT_NAME_NAME = 2,			/* EventName.name */
+	PF_DEFAULTS_CLOCK_ID = 58,		/* TracePacketDefaults.timestamp_clock_id */
+	PF_DEFAULTS_TRACK_EVENT = 11,		/* TracePacketDefaults.track_event_defaults */
+	PF_TE_DEFAULTS_TRACK_UUID = 11,		/* TrackEventDefaults.track_uuid */
+	PF_TRACK_UUID = 1,			/* TrackDescriptor.uuid */
+	PF_TRACK_NAME = 2,			/* TrackDescriptor.name */
+	PF_TRACK_PARENT_UUID = 5,		/* TrackDescriptor.parent_uuid */
+	PF_TRACK_COUNTER = 8,			/* TrackDescriptor.counter */
+	PF_TRACK_STATIC_NAME = 10,		/* TrackDescriptor.static_name */
+	PF_TRACK_ATRACE_NAME = 13,		/* TrackDescriptor.atrace_name */
+};
+
 #endif /* TRAX_PARSE_PERFETTO_FIELDS_H */
 
 /*

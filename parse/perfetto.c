@@ -13,6 +13,7 @@
 #include "parse/pbwire.h"
 #include "parse/perfetto-fields.h"
 #include "parse/pfinfo.h"
+#include "parse/pftrack.h"
 #include "parse/sink.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
@@ -91,7 +92,8 @@ static const struct {
  * A bundle holds up to three streams of events, each in time order but not in time order with
  * the others: its events, and its compact_sched's sched_switch and sched_waking columns.
  */
-enum pf_stream { PF_S_EVENTS, PF_S_SWITCH, PF_S_WAKING, PF_S_COUNT };
+/* the streams of a bundle; and track events (a packet each, parse/pftrack.c) */
+enum pf_stream { PF_S_EVENTS, PF_S_SWITCH, PF_S_WAKING, PF_S_COUNT, PF_S_TRACK = PF_S_COUNT };
 
 /*
  * compact_sched: per stream, packed columns of one value per event; the timestamps are deltas
@@ -146,6 +148,7 @@ struct pf_run {
 	int lost;		/* events were lost before the bundle */
 	struct pf_cols cols;	/* compact streams: the bundle's columns */
 	struct pf_intern in;
+	struct pftrack_event te;	/* track streams: the next event */
 };
 
 /* The run that bundles of a CPU, sequence and stream join. */
@@ -168,6 +171,7 @@ struct pf_cur {
 struct pf_seq {
 	uint32_t id;
 	int ftrace;		/* it carried ftrace bundles */
+	uint32_t gen;		/* generation of its incremental state (interned data) */
 };
 
 struct pf_count {
@@ -190,6 +194,7 @@ struct pf {
 	uint8_t *pend_lost;	/* per CPU: a loss waits for the CPU's next bundle */
 	struct pf_cur *cur;	/* per CPU */
 	struct pfinfo *info;	/* process data, system_info, stats, clocks (parse/pfinfo.c) */
+	struct pftrack *track;	/* track events (parse/pftrack.c) */
 	int ncpus, pend_cap;
 	int clock, clock_mixed, clock_set;
 
@@ -298,6 +303,7 @@ static struct pf_seq *seq_get(struct pf *R, uint32_t id, int *is_new)
 	TRAX_GROW(R->seqs, R->nseqs, R->seqcap, 16);
 	R->seqs[R->nseqs].id = id;
 	R->seqs[R->nseqs].ftrace = 0;
+	R->seqs[R->nseqs].gen = 0;
 	R->last_seq = R->nseqs++;
 	*is_new = 1;
 	return &R->seqs[R->last_seq];
@@ -680,14 +686,51 @@ static void count_kind(struct pf *R, uint32_t num)
 		count_add(&R->kinds_far, &R->nkinds_far, &R->kfcap, &R->kinds_other, num);
 }
 
+/*
+ * A packet's track event data (sequence s, its generation current): interned names and
+ * defaults to parse/pftrack.c now; the packet of a track event into the sequence's track run
+ * (read again in pass 2, when every descriptor is known).
+ */
+static int index_track(struct pf *R, struct pb_cursor *tc, const struct pb_field *pf,
+		       struct pf_seq *s, uint64_t ts, int has_ts)
+{
+	struct pb_cursor pc, bad;
+	struct pb_field f;
+	const char *what;
+	int r, event = 0;
+
+	pb_sub(tc, pf, &pc);
+	while ((r = pb_next(&pc, &f)) > 0) {
+		if (f.num == PF_PACKET_interned_data)
+			r = pftrack_interned(R->track, s->id, s->gen, &pc, &f, &bad, &what);
+		else if (f.num == PF_PACKET_trace_packet_defaults)
+			r = pftrack_defaults(R->track, s->id, &pc, &f, &bad, &what);
+		else if (f.num == PF_PACKET_track_event)
+			event = 1;
+		if (r < 0)
+			return pb_fail(R, &bad, what);
+	}
+	if (!event)
+		return 0;
+	if (!has_ts) {
+		pftrack_untimed(R->track);
+		return 0;
+	}
+	run_add(R, s->id, 0, PF_S_TRACK, ts, ts, (uint64_t)(pf->data - R->map), pf->len, 0);
+	list_varint(&R->runs[R->keys[R->last_key].run], s->gen);
+	return 0;
+}
+
 static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_field *pf)
 {
 	struct pb_cursor pc;
 	struct pb_field f;
-	uint64_t dropped = 0;
+	uint64_t dropped = 0, ts = 0;
 	uint32_t seq_id = 0;
-	int r, nbundles = 0, ndata = 0, is_new, drop_here;
+	int r, nbundles = 0, ndata = 0, is_new, drop_here, cleared = 0, has_ts = 0, ntrack = 0;
 	struct pf_seq *s;
+	struct pb_cursor bad;
+	const char *what;
 
 	R->packets++;
 	pb_sub(tc, pf, &pc);
@@ -699,6 +742,12 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 				seq_id = (uint32_t)f.val;
 			else if (f.num == PF_PACKET_PREVIOUS_PACKET_DROPPED)
 				dropped = f.val;
+			else if (f.num == PF_PACKET_TIMESTAMP)
+				ts = f.val, has_ts = 1;
+			else if ((f.num == PF_PACKET_SEQUENCE_FLAGS &&
+				  (f.val & PF_SEQ_INCREMENTAL_STATE_CLEARED)) ||
+				 (f.num == PF_PACKET_INCREMENTAL_STATE_CLEARED && f.val))
+				cleared = 1;
 			continue;
 		}
 		ndata++;
@@ -708,12 +757,16 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 			nbundles++;
 		} else {
 			count_kind(R, f.num);
-			if (pfinfo_kind(f.num)) {
-				struct pb_cursor bad;
-				const char *what;
-
-				if (pfinfo_packet(R->info, &pc, &f, &bad, &what) < 0)
-					return pb_fail(R, &bad, what);
+			if (pfinfo_kind(f.num) && pfinfo_packet(R->info, &pc, &f, &bad, &what) < 0)
+				return pb_fail(R, &bad, what);
+			if (f.num == PF_PACKET_track_descriptor &&
+			    pftrack_descriptor(R->track, &pc, &f, &bad, &what) < 0)
+				return pb_fail(R, &bad, what);
+			if (f.num == PF_PACKET_track_event || f.num == PF_PACKET_interned_data ||
+			    f.num == PF_PACKET_trace_packet_defaults) {
+				if (expect(R, &pc, &f, PB_LEN, "a packet's data"))
+					return -TRAX_E_FORMAT;
+				ntrack++;
 			}
 		}
 	}
@@ -729,6 +782,10 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 		R->dropped++;
 	if (drop_here && R->ncpus)
 		memset(R->pend_lost, 1, (size_t)R->ncpus);
+	if (cleared)
+		s->gen++;
+	if (ntrack && (r = index_track(R, tc, pf, s, ts, has_ts)) < 0)
+		return r;
 	if (nbundles) {
 		R->kinds[PF_PACKET_ftrace_events]++;
 		/* the sequence is known now (it may follow the bundle): walk the packet again */
@@ -837,12 +894,35 @@ static int compact_load(struct pf *R, struct pf_run *u)
 }
 
 /* The run's next event: 1 when there is one, 0 at the run's end, or a negative error. */
+/* The next track event of a track run: 1, or 0 at the end of the run. */
+static int track_next(struct pf *R, struct pf_run *u)
+{
+	uint64_t delta, len, gen;
+	int r;
+
+	while (!pb_at_end(&u->lc)) {
+		pb_read_varint(&u->lc, &delta);
+		pb_read_varint(&u->lc, &len);
+		pb_read_varint(&u->lc, &gen);
+		u->end += delta;
+		r = pftrack_read(R->track, R->path, R->map + u->end, (size_t)(len >> 1), u->end,
+				 u->seq, (uint32_t)gen, &u->te);
+		u->ts = u->te.ts;
+		u->end += len >> 1;
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 static int run_next(struct pf *R, struct pf_run *u)
 {
 	struct pb_field f;
 	uint64_t delta, len;
 	int r;
 
+	if (u->kind == PF_S_TRACK)
+		return track_next(R, u);
 	for (;;) {
 		if (u->kind != PF_S_EVENTS) {
 			if ((r = compact_read(R, &u->cols, u->kind - PF_S_SWITCH)) != 0) {
@@ -1061,7 +1141,13 @@ static int emit_event(struct pf *R, struct pf_run *u)
 {
 	uint32_t num = u->body.num;
 	int ev = num < PF_EV_DIRECT ? R->ev_index[num] : -1;
-	struct pf_cur *c = &R->cur[u->cpu];
+	struct pf_cur *c;
+
+	if (u->kind == PF_S_TRACK) {
+		pftrack_emit(R->track, &u->te);
+		return 0;
+	}
+	c = &R->cur[u->cpu];
 
 	if (!c->seen) {
 		c->seen = 1;
@@ -1169,7 +1255,8 @@ static void write_meta(struct pf *R)
 
 		if (!R->kinds[n] || n == PF_PACKET_ftrace_events)
 			continue;
-		if (pfinfo_kind(n)) {	/* read (parse/pfinfo.c) */
+		if (pfinfo_kind(n) || n == PF_PACKET_track_event || n == PF_PACKET_interned_data ||
+		    n == PF_PACKET_trace_packet_defaults) {	/* read (pfinfo.c, pftrack.c) */
 			snprintf(key, sizeof(key), "perfetto.packets.%s", name);
 			ld_meta(R->L, key, "%llu", (unsigned long long)R->kinds[n]);
 			continue;
@@ -1212,6 +1299,7 @@ static void write_meta(struct pf *R)
 		(unsigned long long)R->compact_events[1]);
 	ld_meta(R->L, "perfetto.ftrace.compact_sched.prev_unknown", "%llu",
 		(unsigned long long)R->compact_unknown_prev);
+	pftrack_finish(R->track);
 	ld_meta(R->L, "perfetto.ftrace.events", "%llu", (unsigned long long)R->events);
 	ld_meta(R->L, "perfetto.ftrace.events.unsorted", "%llu", (unsigned long long)R->unsorted);
 	ld_meta(R->L, "perfetto.ftrace.fields.unknown", "%llu",
@@ -1244,6 +1332,7 @@ static void pf_release(struct pf *R)
 	free(R->unknown_ev);
 	free(R->heap);
 	pfinfo_free(R->info);
+	pftrack_free(R->track);
 	strbuf_release(&R->raw);
 }
 
@@ -1283,6 +1372,7 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	R->L = L;
 	R->path = path;
 	R->info = pfinfo_alloc(L);
+	R->track = pftrack_alloc(L, R->info);
 	R->last_seq = -1;
 	R->last_key = -1;
 	R->raw = (struct strbuf)STRBUF_INIT;

@@ -466,6 +466,25 @@ int pfinfo_packet(struct pfinfo *I, const struct pb_cursor *pc, const struct pb_
 	return 0;
 }
 
+int pfinfo_clock_offset(const struct pfinfo *I, uint32_t clock_id, int64_t *off)
+{
+	if (clock_id == PF_CLK_BOOTTIME) {
+		*off = 0;
+		return 1;
+	}
+	for (int i = 0; i < CK_COUNT; i++)
+		if (clocks[i].id == clock_id && I->has_off[i]) {
+			*off = I->off[i];
+			return 1;
+		}
+	return 0;
+}
+
+uint32_t pfinfo_primary_clock(const struct pfinfo *I)
+{
+	return I->primary > 0 ? (uint32_t)I->primary : PF_CLK_BOOTTIME;
+}
+
 int64_t pfinfo_lost(const struct pfinfo *I, int cpu)
 {
 	const struct pfinfo_cpu *p;

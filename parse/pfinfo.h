@@ -37,6 +37,14 @@ int pfinfo_packet(struct pfinfo *I, const struct pb_cursor *pc, const struct pb_
  * -1 when the trace does not say. */
 int64_t pfinfo_lost(const struct pfinfo *I, int cpu);
 
+/*
+ * The offset of a builtin clock from the boot clock (the clock less boot), from the first clock
+ * snapshot: 1 when known (boot itself: 0), else 0.
+ */
+int pfinfo_clock_offset(const struct pfinfo *I, uint32_t clock_id, int64_t *off);
+/* The clock of packet timestamps that name none: the snapshot's primary clock, else boot. */
+uint32_t pfinfo_primary_clock(const struct pfinfo *I);
+
 /* After the first pass: meta, and the prev_state numbering of the kernel. */
 void pfinfo_finish(struct pfinfo *I);
 

@@ -101,6 +101,13 @@ void ld_tgid(struct loader *L, int pid, int tgid);
  * lifetime of pid met without a birth (the name only when no event names it). Any time.
  */
 void ld_task(struct loader *L, int pid, int tgid, const char *comm, int len);
+/*
+ * A trace marker that is no event row: what a reader knows in another form, written as the
+ * atrace marker of the same meaning (Perfetto's track events: "B|pid|name", "C|pid|name|v",
+ * ...) by the thread pid (-1: none) at ts, in time order with the events. Only the derived
+ * tables see it (slice, instant, counter).
+ */
+void ld_marker(struct loader *L, uint64_t ts, int pid, int buffer, const char *buf, int len);
 
 /* A meta key/value. */
 void ld_meta(struct loader *L, const char *key, const char *fmt, ...)

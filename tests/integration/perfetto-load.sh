@@ -119,7 +119,8 @@ if [ $have_proto -eq 1 ] && need_shared "$PT" "test_trace.perfetto-trace"; then
 	# the kinds the reader reads (parse/perfetto.c, parse/pfinfo.c), counted as
 	# perfetto.packets.KIND; every other kind as perfetto.packets.unused.KIND
 	read_kinds='ftrace_events process_tree process_descriptor thread_descriptor track_descriptor'
-	read_kinds="$read_kinds system_info ftrace_stats trace_stats clock_snapshot"
+	read_kinds="$read_kinds system_info ftrace_stats trace_stats clock_snapshot track_event"
+	read_kinds="$read_kinds interned_data trace_packet_defaults"
 	{
 		q "$TMP/pt.db" "SELECT substr(key, 25), value FROM meta WHERE key LIKE
 			'perfetto.packets.unused.%'"
