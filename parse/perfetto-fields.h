@@ -141,6 +141,17 @@ enum {
 	PF_EV_SCHED_WAKING = 20,		/* FtraceEvent.sched_waking */
 };
 
+/* ---- GenericFtraceEvent: an event the recorder had no message for, its fields by name ---- */
+enum {
+	PF_EV_GENERIC = 327,			/* FtraceEvent.generic */
+	PF_GENERIC_EVENT_NAME = 1,		/* GenericFtraceEvent.event_name */
+	PF_GENERIC_FIELD = 2,			/* GenericFtraceEvent.field */
+	PF_GENERIC_FIELD_NAME = 1,		/* Field.name */
+	PF_GENERIC_STR_VALUE = 3,		/* Field.str_value */
+	PF_GENERIC_INT_VALUE = 4,		/* Field.int_value */
+	PF_GENERIC_UINT_VALUE = 5,		/* Field.uint_value */
+};
+
 #endif /* TRAX_PARSE_PERFETTO_FIELDS_H */
 
 /*
