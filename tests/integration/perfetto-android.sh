@@ -139,4 +139,39 @@ is "$(q "$TMP/pf.db" "SELECT group_concat(e.system || ':' || f.name || ':' || f.
 	"... its columns named and typed as the text reader learns them"
 is "$(q "$TMP/pf.db" "SELECT value FROM meta WHERE key = 'perfetto.ftrace.events.generic'")" \
 	"$(grep -c '^      generic {$' "$TMP/a.txt")" "meta counts the generic events"
+# ---- corrupt generic events, written as bytes (offsets by hand) ----
+pf() { # NAME HEX...: the bytes, in file NAME
+	local f=$TMP/$1
+	shift
+	printf "$(printf '\\x%s' "$@")" >"$f"
+}
+bad_load() { # desc file offset what
+	local out=$TMP/bad.$RANDOM
+	mkdir -p "$out"
+	"$TRAX" load "$TMP/$2" -o "$out/x.db" >/dev/null 2>"$TMP/err"
+	local rc=$? why=
+	[ $rc -eq 2 ] || why="exit $rc;"
+	[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
+	grep -qF "$TMP/$2: " "$TMP/err" || why="$why no file name;"
+	grep -qF "byte offset $3 " "$TMP/err" || why="$why not offset $3;"
+	grep -qE -- "$4" "$TMP/err" || why="$why not /$4/;"
+	[ -z "$(ls -A "$out")" ] || why="$why left $(ls -A "$out");"
+	_result "$([ -z "$why" ] && echo 0 || echo 1)" "$1" "$why $(cat "$TMP/err")"
+}
+# Bytes 0-5: a packet 0a 04 | 40 01 (timestamp 1) 50 01 (sequence 1). Then a packet (6) with a
+# bundle (8) of one event (10) whose generic field (FtraceEvent 327, LEN: tag ba 14) is at 12,
+# its length at 14 and its body from 15.
+good="0a 04 40 01 50 01"
+# body 08 01: event_name as a varint
+pf name.pftrace $good 0a 09 0a 07 12 05 ba 14 02 08 01
+bad_load "a generic event's event_name of wire type 0: exit 2 at its offset (15)" name.pftrace \
+	15 "event_name, field 1\): wire type 0, the schema's is 2"
+# body 0a 01 65 (event_name "e") 12 02 | 22 00: a field whose int_value (at 20) is LEN
+pf int.pftrace $good 0a 0e 0a 0c 12 0a ba 14 07 0a 01 65 12 02 22 00
+bad_load "a generic field's int_value of wire type 2: exit 2 at its offset (20)" int.pftrace \
+	20 "int_value, field 4\): wire type 2, the schema's is 0"
+# body 0a 01 65 12 05: a field (at 18) of 5 bytes in the 2 left of its event
+pf cut.pftrace $good 0a 0c 0a 0a 12 08 ba 14 05 0a 01 65 12 05
+bad_load "a generic field running past its event: exit 2 at its offset (18)" cut.pftrace 18 \
+	"generic ftrace event\): its length runs past the end"
 finish
