@@ -157,9 +157,14 @@ enum {
 /*
  * ---- the ftrace events trax decodes ----
  *
+ * Every event of trax's catalogue (parse/events.h) that FtraceEvent has a message for, each
+ * once (tests/integration/perfetto-fields.sh checks): the catalogue's other events come as
+ * generic events (PF_EV_GENERIC), read by their field names.
+ *
  * PF_EVENT(ID, number, "system", "name", fields)
- *	an event of FtraceEvent's oneof event: its field number there, the kernel's system and
- *	event name, and its message's fields, in the message's order:
+ *	an event of FtraceEvent's oneof event: its field number there, the kernel's system (the
+ *	catalogue's first spelling of the name) and event name, and its message's fields, in
+ *	the message's order:
  * PF_F(number, "name", TYPE)
  *	a field of the event's message: its number, its name (the schema's names are the
  *	kernel format's), and its scalar type in the schema: STR (string), I32 (int32: a

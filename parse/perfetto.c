@@ -35,8 +35,9 @@
  * file-backed.
  *
  * Events of the table in perfetto-fields.h become rows of their kernel format's table (the
- * schema's field names are the kernel's); other ftrace events go to raw_event, their fields
- * written as number=value. Lost events: a bundle's lost_events flag is a lost_event row (count
+ * schema's field names are the kernel's), generic events rows of the table of their name
+ * (parse/perfetto-generic.c); other ftrace events go to raw_event, their fields written as
+ * number=value. Lost events: a bundle's lost_events flag is a lost_event row (count
  * unknown) before its first event, on its CPU (an empty bundle's, before that CPU's next
  * event); previous_packet_dropped on a sequence already seen (on the first packet of a
  * sequence it only says that nothing came before) is a loss on every CPU when the sequence
