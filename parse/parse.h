@@ -89,7 +89,6 @@ struct trax_export_stats {
 	uint64_t lost;		/* bundles flagged lost_events */
 	uint64_t threads, processes;	/* in the process_tree packets */
 	uint64_t raw_rows;	/* raw_event rows of the buffer: not exported */
-	uint64_t unwritten_fields;	/* columns of typed events that their message lacks */
 	int buffers;		/* buffers in the database (only one is exported) */
 	char clock[32];		/* meta trace_clock ("" when absent) */
 	int clock_mapped;	/* 1: boot, or written as its FtraceClock value; 0: written as boot */

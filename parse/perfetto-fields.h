@@ -142,10 +142,10 @@ enum {
 };
 
 /*
- * ---- written by trax export (parse/pfexport.c), not read ----
- * The boot-clock pair of a bundle, the generic form of an event that has no message of its
- * own, and whether a process's cmdline is its comm. (The process tree and system_info it
- * writes use the reader's numbers below.)
+ * ---- GenericFtraceEvent (an event the recorder had no message for, its fields by name: read
+ * by parse/perfetto-generic.c, written by trax export), and what only trax export writes ----
+ * The boot-clock pair of a bundle and whether a process's cmdline is its comm. (The process
+ * tree and system_info it writes use the reader's numbers below.)
  */
 enum {
 	PF_BUNDLE_FTRACE_TIMESTAMP = 6,		/* FtraceEventBundle.ftrace_timestamp */
@@ -259,9 +259,14 @@ enum {
 /*
  * ---- the ftrace events trax decodes ----
  *
+ * Every event of trax's catalogue (parse/events.h) that FtraceEvent has a message for, each
+ * once (tests/integration/perfetto-fields.sh checks): the catalogue's other events come as
+ * generic events (PF_EV_GENERIC), read by their field names.
+ *
  * PF_EVENT(ID, number, "system", "name", fields)
- *	an event of FtraceEvent's oneof event: its field number there, the kernel's system and
- *	event name, and its message's fields, in the message's order:
+ *	an event of FtraceEvent's oneof event: its field number there, the kernel's system (the
+ *	catalogue's first spelling of the name) and event name, and its message's fields, in
+ *	the message's order:
  * PF_F(number, "name", TYPE)
  *	a field of the event's message: its number, its name (the schema's names are the
  *	kernel format's), and its scalar type in the schema: STR (string), I32 (int32: a
@@ -286,10 +291,30 @@ PF_EVENT(SCHED_SWITCH, 4, "sched", "sched_switch",
 PF_EVENT(CPU_FREQUENCY, 11, "power", "cpu_frequency",
 	PF_F(1, "state", U32)		/* CpuFrequencyFtraceEvent.state */
 	PF_F(2, "cpu_id", U32))		/* CpuFrequencyFtraceEvent.cpu_id */
+/* FtraceEvent.cpu_frequency_limits */
+PF_EVENT(CPU_FREQUENCY_LIMITS, 12, "power", "cpu_frequency_limits",
+	PF_F(1, "min_freq", U32)	/* CpuFrequencyLimitsFtraceEvent.min_freq */
+	PF_F(2, "max_freq", U32)	/* CpuFrequencyLimitsFtraceEvent.max_freq */
+	PF_F(3, "cpu_id", U32))		/* CpuFrequencyLimitsFtraceEvent.cpu_id */
 /* FtraceEvent.cpu_idle */
 PF_EVENT(CPU_IDLE, 13, "power", "cpu_idle",
 	PF_F(1, "state", U32)		/* CpuIdleFtraceEvent.state */
 	PF_F(2, "cpu_id", U32))		/* CpuIdleFtraceEvent.cpu_id */
+/* FtraceEvent.clock_enable */
+PF_EVENT(CLOCK_ENABLE, 14, "power", "clock_enable",
+	PF_F(1, "name", STR)		/* ClockEnableFtraceEvent.name */
+	PF_F(2, "state", U64)		/* ClockEnableFtraceEvent.state */
+	PF_F(3, "cpu_id", U64))		/* ClockEnableFtraceEvent.cpu_id */
+/* FtraceEvent.clock_disable */
+PF_EVENT(CLOCK_DISABLE, 15, "power", "clock_disable",
+	PF_F(1, "name", STR)		/* ClockDisableFtraceEvent.name */
+	PF_F(2, "state", U64)		/* ClockDisableFtraceEvent.state */
+	PF_F(3, "cpu_id", U64))		/* ClockDisableFtraceEvent.cpu_id */
+/* FtraceEvent.clock_set_rate */
+PF_EVENT(CLOCK_SET_RATE, 16, "power", "clock_set_rate",
+	PF_F(1, "name", STR)		/* ClockSetRateFtraceEvent.name */
+	PF_F(2, "state", U64)		/* ClockSetRateFtraceEvent.state */
+	PF_F(3, "cpu_id", U64))		/* ClockSetRateFtraceEvent.cpu_id */
 /* FtraceEvent.sched_wakeup */
 PF_EVENT(SCHED_WAKEUP, 17, "sched", "sched_wakeup",
 	PF_F(1, "comm", STR)		/* SchedWakeupFtraceEvent.comm */
@@ -304,6 +329,65 @@ PF_EVENT(SCHED_WAKING, 20, "sched", "sched_waking",
 	PF_F(3, "prio", I32)		/* SchedWakingFtraceEvent.prio */
 	PF_F(4, "success", I32)		/* SchedWakingFtraceEvent.success */
 	PF_F(5, "target_cpu", I32))	/* SchedWakingFtraceEvent.target_cpu */
+/* FtraceEvent.softirq_entry */
+PF_EVENT(SOFTIRQ_ENTRY, 24, "irq", "softirq_entry",
+	PF_F(1, "vec", U32))		/* SoftirqEntryFtraceEvent.vec */
+/* FtraceEvent.softirq_exit */
+PF_EVENT(SOFTIRQ_EXIT, 25, "irq", "softirq_exit",
+	PF_F(1, "vec", U32))		/* SoftirqExitFtraceEvent.vec */
+/* FtraceEvent.softirq_raise */
+PF_EVENT(SOFTIRQ_RAISE, 26, "irq", "softirq_raise",
+	PF_F(1, "vec", U32))		/* SoftirqRaiseFtraceEvent.vec */
+/* FtraceEvent.lowmemory_kill */
+PF_EVENT(LOWMEMORY_KILL, 35, "lowmemorykiller", "lowmemory_kill",
+	PF_F(1, "comm", STR)		/* LowmemoryKillFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* LowmemoryKillFtraceEvent.pid */
+	PF_F(3, "pagecache_size", I64)	/* LowmemoryKillFtraceEvent.pagecache_size */
+	PF_F(4, "pagecache_limit", I64)	/* LowmemoryKillFtraceEvent.pagecache_limit */
+	PF_F(5, "free", I64))		/* LowmemoryKillFtraceEvent.free */
+/* FtraceEvent.irq_handler_entry */
+PF_EVENT(IRQ_HANDLER_ENTRY, 36, "irq", "irq_handler_entry",
+	PF_F(1, "irq", I32)		/* IrqHandlerEntryFtraceEvent.irq */
+	PF_F(2, "name", STR)		/* IrqHandlerEntryFtraceEvent.name */
+	PF_F(3, "handler", U32))	/* IrqHandlerEntryFtraceEvent.handler */
+/* FtraceEvent.irq_handler_exit */
+PF_EVENT(IRQ_HANDLER_EXIT, 37, "irq", "irq_handler_exit",
+	PF_F(1, "irq", I32)		/* IrqHandlerExitFtraceEvent.irq */
+	PF_F(2, "ret", I32))		/* IrqHandlerExitFtraceEvent.ret */
+/* FtraceEvent.sync_pt */
+PF_EVENT(SYNC_PT, 38, "sync", "sync_pt",
+	PF_F(1, "timeline", STR)	/* SyncPtFtraceEvent.timeline */
+	PF_F(2, "value", STR))		/* SyncPtFtraceEvent.value */
+/* FtraceEvent.sync_timeline */
+PF_EVENT(SYNC_TIMELINE, 39, "sync", "sync_timeline",
+	PF_F(1, "name", STR)		/* SyncTimelineFtraceEvent.name */
+	PF_F(2, "value", STR))		/* SyncTimelineFtraceEvent.value */
+/* FtraceEvent.sync_wait */
+PF_EVENT(SYNC_WAIT, 40, "sync", "sync_wait",
+	PF_F(1, "name", STR)		/* SyncWaitFtraceEvent.name */
+	PF_F(2, "status", I32)		/* SyncWaitFtraceEvent.status */
+	PF_F(3, "begin", U32))		/* SyncWaitFtraceEvent.begin */
+/* FtraceEvent.mm_vmscan_direct_reclaim_begin */
+PF_EVENT(MM_VMSCAN_DIRECT_RECLAIM_BEGIN, 46, "vmscan", "mm_vmscan_direct_reclaim_begin",
+	PF_F(1, "order", I32)		/* MmVmscanDirectReclaimBeginFtraceEvent.order */
+	PF_F(2, "may_writepage", I32)	/* MmVmscanDirectReclaimBeginFtraceEvent.may_writepage */
+	PF_F(3, "gfp_flags", U32))	/* MmVmscanDirectReclaimBeginFtraceEvent.gfp_flags */
+/* FtraceEvent.mm_vmscan_direct_reclaim_end */
+PF_EVENT(MM_VMSCAN_DIRECT_RECLAIM_END, 47, "vmscan", "mm_vmscan_direct_reclaim_end",
+	PF_F(1, "nr_reclaimed", U64))	/* MmVmscanDirectReclaimEndFtraceEvent.nr_reclaimed */
+/* FtraceEvent.mm_vmscan_kswapd_wake */
+PF_EVENT(MM_VMSCAN_KSWAPD_WAKE, 48, "vmscan", "mm_vmscan_kswapd_wake",
+	PF_F(1, "nid", I32)		/* MmVmscanKswapdWakeFtraceEvent.nid */
+	PF_F(2, "order", I32)		/* MmVmscanKswapdWakeFtraceEvent.order */
+	PF_F(3, "zid", I32))		/* MmVmscanKswapdWakeFtraceEvent.zid */
+/* FtraceEvent.mm_vmscan_kswapd_sleep */
+PF_EVENT(MM_VMSCAN_KSWAPD_SLEEP, 49, "vmscan", "mm_vmscan_kswapd_sleep",
+	PF_F(1, "nid", I32))		/* MmVmscanKswapdSleepFtraceEvent.nid */
+/* FtraceEvent.suspend_resume */
+PF_EVENT(SUSPEND_RESUME, 113, "power", "suspend_resume",
+	PF_F(1, "action", STR)		/* SuspendResumeFtraceEvent.action */
+	PF_F(2, "val", I32)		/* SuspendResumeFtraceEvent.val */
+	PF_F(3, "start", U32))		/* SuspendResumeFtraceEvent.start */
 /* FtraceEvent.sched_wakeup_new */
 PF_EVENT(SCHED_WAKEUP_NEW, 114, "sched", "sched_wakeup_new",
 	PF_F(1, "comm", STR)		/* SchedWakeupNewFtraceEvent.comm */
@@ -345,6 +429,153 @@ PF_EVENT(SCHED_PROCESS_FREE, 240, "sched", "sched_process_free",
 	PF_F(1, "comm", STR)		/* SchedProcessFreeFtraceEvent.comm */
 	PF_F(2, "pid", I32)		/* SchedProcessFreeFtraceEvent.pid */
 	PF_F(3, "prio", I32))		/* SchedProcessFreeFtraceEvent.prio */
+/* FtraceEvent.sched_process_wait */
+PF_EVENT(SCHED_PROCESS_WAIT, 242, "sched", "sched_process_wait",
+	PF_F(1, "comm", STR)		/* SchedProcessWaitFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedProcessWaitFtraceEvent.pid */
+	PF_F(3, "prio", I32))		/* SchedProcessWaitFtraceEvent.prio */
+/* FtraceEvent.ion_alloc_buffer_end */
+PF_EVENT(ION_ALLOC_BUFFER_END, 284, "kmem", "ion_alloc_buffer_end",
+	PF_F(1, "client_name", STR)	/* IonAllocBufferEndFtraceEvent.client_name */
+	PF_F(2, "flags", U32)		/* IonAllocBufferEndFtraceEvent.flags */
+	PF_F(3, "heap_name", STR)	/* IonAllocBufferEndFtraceEvent.heap_name */
+	PF_F(4, "len", U64)		/* IonAllocBufferEndFtraceEvent.len */
+	PF_F(5, "mask", U32))		/* IonAllocBufferEndFtraceEvent.mask */
+/* FtraceEvent.ion_alloc_buffer_fail */
+PF_EVENT(ION_ALLOC_BUFFER_FAIL, 285, "kmem", "ion_alloc_buffer_fail",
+	PF_F(1, "client_name", STR)	/* IonAllocBufferFailFtraceEvent.client_name */
+	PF_F(2, "error", I64)		/* IonAllocBufferFailFtraceEvent.error */
+	PF_F(3, "flags", U32)		/* IonAllocBufferFailFtraceEvent.flags */
+	PF_F(4, "heap_name", STR)	/* IonAllocBufferFailFtraceEvent.heap_name */
+	PF_F(5, "len", U64)		/* IonAllocBufferFailFtraceEvent.len */
+	PF_F(6, "mask", U32))		/* IonAllocBufferFailFtraceEvent.mask */
+/* FtraceEvent.ion_alloc_buffer_fallback */
+PF_EVENT(ION_ALLOC_BUFFER_FALLBACK, 286, "kmem", "ion_alloc_buffer_fallback",
+	PF_F(1, "client_name", STR)	/* IonAllocBufferFallbackFtraceEvent.client_name */
+	PF_F(2, "error", I64)		/* IonAllocBufferFallbackFtraceEvent.error */
+	PF_F(3, "flags", U32)		/* IonAllocBufferFallbackFtraceEvent.flags */
+	PF_F(4, "heap_name", STR)	/* IonAllocBufferFallbackFtraceEvent.heap_name */
+	PF_F(5, "len", U64)		/* IonAllocBufferFallbackFtraceEvent.len */
+	PF_F(6, "mask", U32))		/* IonAllocBufferFallbackFtraceEvent.mask */
+/* FtraceEvent.ion_alloc_buffer_start */
+PF_EVENT(ION_ALLOC_BUFFER_START, 287, "kmem", "ion_alloc_buffer_start",
+	PF_F(1, "client_name", STR)	/* IonAllocBufferStartFtraceEvent.client_name */
+	PF_F(2, "flags", U32)		/* IonAllocBufferStartFtraceEvent.flags */
+	PF_F(3, "heap_name", STR)	/* IonAllocBufferStartFtraceEvent.heap_name */
+	PF_F(4, "len", U64)		/* IonAllocBufferStartFtraceEvent.len */
+	PF_F(5, "mask", U32))		/* IonAllocBufferStartFtraceEvent.mask */
+/* FtraceEvent.rss_stat */
+PF_EVENT(RSS_STAT, 313, "kmem", "rss_stat",
+	PF_F(1, "member", I32)		/* RssStatFtraceEvent.member */
+	PF_F(2, "size", I64)		/* RssStatFtraceEvent.size */
+	PF_F(3, "curr", U32)		/* RssStatFtraceEvent.curr */
+	PF_F(4, "mm_id", U32))		/* RssStatFtraceEvent.mm_id */
+/* FtraceEvent.ion_heap_shrink */
+PF_EVENT(ION_HEAP_SHRINK, 314, "kmem", "ion_heap_shrink",
+	PF_F(1, "heap_name", STR)	/* IonHeapShrinkFtraceEvent.heap_name */
+	PF_F(2, "len", U64)		/* IonHeapShrinkFtraceEvent.len */
+	PF_F(3, "total_allocated", I64))	/* IonHeapShrinkFtraceEvent.total_allocated */
+/* FtraceEvent.ion_heap_grow */
+PF_EVENT(ION_HEAP_GROW, 315, "kmem", "ion_heap_grow",
+	PF_F(1, "heap_name", STR)	/* IonHeapGrowFtraceEvent.heap_name */
+	PF_F(2, "len", U64)		/* IonHeapGrowFtraceEvent.len */
+	PF_F(3, "total_allocated", I64))	/* IonHeapGrowFtraceEvent.total_allocated */
+/* FtraceEvent.fence_init */
+PF_EVENT(FENCE_INIT, 316, "fence", "fence_init",
+	PF_F(1, "context", U32)		/* FenceInitFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* FenceInitFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* FenceInitFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* FenceInitFtraceEvent.timeline */
+/* FtraceEvent.fence_destroy */
+PF_EVENT(FENCE_DESTROY, 317, "fence", "fence_destroy",
+	PF_F(1, "context", U32)		/* FenceDestroyFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* FenceDestroyFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* FenceDestroyFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* FenceDestroyFtraceEvent.timeline */
+/* FtraceEvent.fence_enable_signal */
+PF_EVENT(FENCE_ENABLE_SIGNAL, 318, "fence", "fence_enable_signal",
+	PF_F(1, "context", U32)		/* FenceEnableSignalFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* FenceEnableSignalFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* FenceEnableSignalFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* FenceEnableSignalFtraceEvent.timeline */
+/* FtraceEvent.fence_signaled */
+PF_EVENT(FENCE_SIGNALED, 319, "fence", "fence_signaled",
+	PF_F(1, "context", U32)		/* FenceSignaledFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* FenceSignaledFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* FenceSignaledFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* FenceSignaledFtraceEvent.timeline */
+/* FtraceEvent.oom_score_adj_update */
+PF_EVENT(OOM_SCORE_ADJ_UPDATE, 326, "oom", "oom_score_adj_update",
+	PF_F(1, "comm", STR)		/* OomScoreAdjUpdateFtraceEvent.comm */
+	PF_F(2, "oom_score_adj", I32)	/* OomScoreAdjUpdateFtraceEvent.oom_score_adj */
+	PF_F(3, "pid", I32))		/* OomScoreAdjUpdateFtraceEvent.pid */
+/* FtraceEvent.mark_victim */
+PF_EVENT(MARK_VICTIM, 334, "oom", "mark_victim",
+	PF_F(1, "pid", I32))		/* MarkVictimFtraceEvent.pid */
+/* FtraceEvent.ion_stat */
+PF_EVENT(ION_STAT, 335, "ion", "ion_stat",
+	PF_F(1, "buffer_id", U32)	/* IonStatFtraceEvent.buffer_id */
+	PF_F(2, "len", I64)		/* IonStatFtraceEvent.len */
+	PF_F(3, "total_allocated", U64))	/* IonStatFtraceEvent.total_allocated */
+/* FtraceEvent.gpu_mem_total */
+PF_EVENT(GPU_MEM_TOTAL, 340, "gpu_mem", "gpu_mem_total",
+	PF_F(1, "gpu_id", U32)		/* GpuMemTotalFtraceEvent.gpu_id */
+	PF_F(2, "pid", U32)		/* GpuMemTotalFtraceEvent.pid */
+	PF_F(3, "size", U64))		/* GpuMemTotalFtraceEvent.size */
+/* FtraceEvent.thermal_temperature */
+PF_EVENT(THERMAL_TEMPERATURE, 341, "thermal", "thermal_temperature",
+	PF_F(1, "id", I32)		/* ThermalTemperatureFtraceEvent.id */
+	PF_F(2, "temp", I32)		/* ThermalTemperatureFtraceEvent.temp */
+	PF_F(3, "temp_prev", I32)	/* ThermalTemperatureFtraceEvent.temp_prev */
+	PF_F(4, "thermal_zone", STR))	/* ThermalTemperatureFtraceEvent.thermal_zone */
+/* FtraceEvent.cdev_update */
+PF_EVENT(CDEV_UPDATE, 342, "thermal", "cdev_update",
+	PF_F(1, "target", U64)		/* CdevUpdateFtraceEvent.target */
+	PF_F(2, "type", STR))		/* CdevUpdateFtraceEvent.type */
+/* FtraceEvent.dma_heap_stat */
+PF_EVENT(DMA_HEAP_STAT, 351, "dmabuf_heap", "dma_heap_stat",
+	PF_F(1, "inode", U64)		/* DmaHeapStatFtraceEvent.inode */
+	PF_F(2, "len", I64)		/* DmaHeapStatFtraceEvent.len */
+	PF_F(3, "total_allocated", U64))	/* DmaHeapStatFtraceEvent.total_allocated */
+/* FtraceEvent.dma_fence_init */
+PF_EVENT(DMA_FENCE_INIT, 414, "dma_fence", "dma_fence_init",
+	PF_F(1, "context", U32)		/* DmaFenceInitFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* DmaFenceInitFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* DmaFenceInitFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* DmaFenceInitFtraceEvent.timeline */
+/* FtraceEvent.dma_fence_emit */
+PF_EVENT(DMA_FENCE_EMIT, 415, "dma_fence", "dma_fence_emit",
+	PF_F(1, "context", U32)		/* DmaFenceEmitFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* DmaFenceEmitFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* DmaFenceEmitFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* DmaFenceEmitFtraceEvent.timeline */
+/* FtraceEvent.dma_fence_signaled */
+PF_EVENT(DMA_FENCE_SIGNALED, 416, "dma_fence", "dma_fence_signaled",
+	PF_F(1, "context", U32)		/* DmaFenceSignaledFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* DmaFenceSignaledFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* DmaFenceSignaledFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* DmaFenceSignaledFtraceEvent.timeline */
+/* FtraceEvent.dma_fence_wait_start */
+PF_EVENT(DMA_FENCE_WAIT_START, 417, "dma_fence", "dma_fence_wait_start",
+	PF_F(1, "context", U32)		/* DmaFenceWaitStartFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* DmaFenceWaitStartFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* DmaFenceWaitStartFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* DmaFenceWaitStartFtraceEvent.timeline */
+/* FtraceEvent.dma_fence_wait_end */
+PF_EVENT(DMA_FENCE_WAIT_END, 418, "dma_fence", "dma_fence_wait_end",
+	PF_F(1, "context", U32)		/* DmaFenceWaitEndFtraceEvent.context */
+	PF_F(2, "driver", STR)		/* DmaFenceWaitEndFtraceEvent.driver */
+	PF_F(3, "seqno", U32)		/* DmaFenceWaitEndFtraceEvent.seqno */
+	PF_F(4, "timeline", STR))	/* DmaFenceWaitEndFtraceEvent.timeline */
+/* FtraceEvent.sched_migrate_task */
+PF_EVENT(SCHED_MIGRATE_TASK, 491, "sched", "sched_migrate_task",
+	PF_F(1, "comm", STR)		/* SchedMigrateTaskFtraceEvent.comm */
+	PF_F(2, "pid", I32)		/* SchedMigrateTaskFtraceEvent.pid */
+	PF_F(3, "prio", I32)		/* SchedMigrateTaskFtraceEvent.prio */
+	PF_F(4, "orig_cpu", I32)	/* SchedMigrateTaskFtraceEvent.orig_cpu */
+	PF_F(5, "dest_cpu", I32)	/* SchedMigrateTaskFtraceEvent.dest_cpu */
+	PF_F(6, "running", I32)		/* SchedMigrateTaskFtraceEvent.running */
+	PF_F(7, "load", U32))		/* SchedMigrateTaskFtraceEvent.load */
 #undef PF_EVENT
 #undef PF_F
 #endif

@@ -12,6 +12,7 @@
 #include "parse/load.h"
 #include "parse/pbwire.h"
 #include "parse/perfetto-fields.h"
+#include "parse/perfetto-generic.h"
 #include "parse/pfinfo.h"
 #include "parse/pftrack.h"
 #include "parse/sink.h"
@@ -36,8 +37,9 @@
  * file-backed.
  *
  * Events of the table in perfetto-fields.h become rows of their kernel format's table (the
- * schema's field names are the kernel's); other ftrace events go to raw_event, their fields
- * written as number=value. Lost events: a bundle's lost_events flag is a lost_event row (count
+ * schema's field names are the kernel's), generic events rows of the table of their name
+ * (parse/perfetto-generic.c); other ftrace events go to raw_event, their fields written as
+ * number=value. Lost events: a bundle's lost_events flag is a lost_event row (count
  * unknown) before its first event, on its CPU (an empty bundle's, before that CPU's next
  * event); previous_packet_dropped on a sequence already seen (on the first packet of a
  * sequence it only says that nothing came before) is a loss on every CPU when the sequence
@@ -212,6 +214,9 @@ struct pf {
 	int8_t slot[PF_NEVENTS][PF_MAX_FIELDS];	/* event field number -> its slot, or -1 */
 	struct ld_type *types[PF_NEVENTS];
 	struct ld_val vals[PF_MAX_FIELDS];
+
+	uint64_t generic;	/* GenericFtraceEvents (pass 1) */
+	struct pf_generic *gen;	/* pass 2: their tables (parse/perfetto-generic.h) */
 
 	int *heap;		/* pass 2: runs by their next event */
 	int nheap;
@@ -636,6 +641,8 @@ static int index_bundle(struct pf *R, struct pb_cursor *pc, const struct pb_fiel
 			nev++;
 			if (body.num < PF_EV_DIRECT && R->ev_index[body.num] >= 0)
 				R->ev_count[R->ev_index[body.num]]++;
+			else if (body.num == PF_EVENT_GENERIC)
+				R->generic++;
 			else
 				count_add(&R->unknown_ev, &R->nunknown_ev, &R->uecap, &R->unknown_other,
 					  body.num);
@@ -1166,6 +1173,13 @@ static int emit_event(struct pf *R, struct pf_run *u)
 		return emit_compact(R, u);
 	if (ev >= 0)
 		return emit_known(R, u, ev, u->cpu);
+	if (num == PF_EVENT_GENERIC) {
+		int r = pf_generic_emit(R->gen, &u->ec, &u->body, u->ts, u->cpu, u->pid,
+					&R->unknown_fields);
+
+		if (r <= 0)
+			return r;
+	}
 	return emit_unknown(R, u, u->cpu);
 }
 
@@ -1302,6 +1316,8 @@ static void write_meta(struct pf *R)
 	pftrack_finish(R->track);
 	ld_meta(R->L, "perfetto.ftrace.events", "%llu", (unsigned long long)R->events);
 	ld_meta(R->L, "perfetto.ftrace.events.unsorted", "%llu", (unsigned long long)R->unsorted);
+	ld_meta(R->L, "perfetto.ftrace.events.generic", "%llu", (unsigned long long)R->generic);
+	ld_meta(R->L, "perfetto.ftrace.events.generic.names", "%d", pf_generic_names(R->gen));
 	ld_meta(R->L, "perfetto.ftrace.fields.unknown", "%llu",
 		(unsigned long long)R->unknown_fields);
 	for (int i = 0; i < R->nunknown_ev; i++) {
@@ -1333,6 +1349,7 @@ static void pf_release(struct pf *R)
 	free(R->heap);
 	pfinfo_free(R->info);
 	pftrack_free(R->track);
+	pf_generic_free(R->gen);
 	strbuf_release(&R->raw);
 }
 
@@ -1376,6 +1393,7 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	R->last_seq = -1;
 	R->last_key = -1;
 	R->raw = (struct strbuf)STRBUF_INIT;
+	R->gen = pf_generic_new(L, path);
 	memset(R->ev_index, -1, sizeof(R->ev_index));
 	memset(R->slot, -1, sizeof(R->slot));
 	for (int e = 0; e < PF_NEVENTS; e++) {

@@ -101,10 +101,22 @@ while read -r key num name type; do
 done <"$TMP/claims"
 is "$bad" "" "every number, event name and field type of perfetto-fields.h is the schema's"
 
-# The events of the table are the brief's list, each once.
-want="cpu_frequency cpu_idle print sched_process_exec sched_process_exit sched_process_fork"
-want="$want sched_process_free sched_switch sched_wakeup sched_wakeup_new sched_waking"
-want="$want task_newtask task_rename"
-is "$(awk '/^PF_EVENT\(/ { split($0, a, /[(," ]+/); print a[5] }' "$HDR" | sort | tr '\n' ' ')" \
-	"$want " "the event table holds the events trax decodes, once each"
+# The events of the table are those of trax's event catalogue (parse/events.h: every spelling,
+# "system name") that the schema's FtraceEvent has, each once, under the system of a catalogue
+# spelling of its name (the first: the one the text reader gives a name without a system).
+grep -o 'S[12]("[^)]*)' "$TOP/parse/events.h" | grep -o '"[^"]*", "[^"]*"' | tr -d '",' |
+	sort -u >"$TMP/catalogue"
+ok "the catalogue lists over 60 spellings" test "$(grep -c '' "$TMP/catalogue")" -gt 60
+awk '$1 ~ /^FtraceEvent\./ && $3 == "TYPE_MESSAGE" { sub(/^FtraceEvent\./, "", $1); print $1 }' \
+	"$TMP/schema" | sort -u >"$TMP/schema-events"
+awk '{ print $2 }' "$TMP/catalogue" | sort -u | comm -12 - "$TMP/schema-events" >"$TMP/ev.want"
+awk '/^PF_EVENT\(/ { split($0, a, /[(," ]+/); print a[5] }' "$HDR" | sort >"$TMP/ev.got"
+ok "every catalogue event the schema has is in the table ($(grep -c '' "$TMP/ev.want")), once" \
+	diff "$TMP/ev.want" "$TMP/ev.got"
+awk 'NR == FNR { if (!($2 in first)) first[$2] = $1; next }
+	/^PF_EVENT\(/ { split($0, a, /[(," ]+/); if (first[a[5]] != a[4])
+		print a[5] ": system " a[4] ", the catalogue first says " first[a[5]] }' \
+	<(grep -o 'S[12]("[^)]*)' "$TOP/parse/events.h" | grep -o '"[^"]*", "[^"]*"' | tr -d '",') \
+	"$HDR" >"$TMP/sys.bad"
+is "$(cat "$TMP/sys.bad")" "" "each event's system is its catalogue spelling's"
 finish

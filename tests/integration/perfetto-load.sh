@@ -273,7 +273,7 @@ fi
 #   250: an event trax does not decode), a clock snapshot (seq 3), seq 1 again with
 #   previous_packet_dropped: cpu 0 (500), then seq 4 cpu 2 (350, 450) and seq 4 cpu 2 again,
 #   earlier (120). Time order: 100 b's B marker, 120 idle, 150 b wakes a, 200 a switched in on
-#   CPU 1, 250 migrate, 300 frequency, 350 idle, 400 a switched out (S), 450 idle, 500 b's E
+#   CPU 1, 250 a priority change, 300 frequency, 350 idle, 400 a switched out (S), 450 idle, 500 b's E
 #   marker.
 {
 	"$TRAX" load "$FIX/small.pftrace" -o "$TMP/s.db" >/dev/null 2>"$TMP/err"
@@ -300,11 +300,11 @@ fi
 		"cpu_idle: a later bundle of the same CPU and sequence that starts earlier, merged in"
 	# (as CSV: the field quoted, its quotes doubled)
 	is "$(q "$TMP/s.db" "SELECT ts || ' ' || cpu || ' ' || common_pid || ' ' || name || ' ' ||
-		text AS r FROM raw_event")" '"250 0 20 ftrace_event_491 1=""a"" 2=10 3=120 4=0 5=1"' \
-		"an event trax does not decode (sched_migrate_task, 491) is a raw_event with its fields"
-	is "$(meta "$TMP/s.db" perfetto.ftrace.events.unknown.491)" 1 "... counted in meta"
-	ok "... and named by trax info (ftrace_event_491)" sh -c \
-		"'$TRAX' info '$FIX/small.pftrace' | grep -q 'ftrace events (in raw_event): ftrace_event_491 1'"
+		text AS r FROM raw_event")" '"250 0 20 ftrace_event_353 1=""a"" 2=100 3=120 4=10"' \
+		"an event trax does not decode (sched_pi_setprio, 353) is a raw_event with its fields"
+	is "$(meta "$TMP/s.db" perfetto.ftrace.events.unknown.353)" 1 "... counted in meta"
+	ok "... and named by trax info (ftrace_event_353)" sh -c \
+		"'$TRAX' info '$FIX/small.pftrace' | grep -q 'ftrace events (in raw_event): ftrace_event_353 1'"
 	# lost: cpu 0 before 100 (lost_events); after the drop on sequence 1 (not its first
 	# packet): cpu 0 before 500, cpu 1 after its last event (500, the trace end)
 	is "$(q "$TMP/s.db" "SELECT ts || ' ' || cpu || ' ' || coalesce(count, 'NULL') FROM
