@@ -239,6 +239,28 @@ static void info_unread(sqlite3 *db)
 	free(total);
 }
 
+/* How a Perfetto trace was compressed (parse/perfetto.c): the file gzip'd, packets in
+ * compressed_packets. */
+static void info_compression(sqlite3 *db)
+{
+	char *gz = trax_db_meta(db, "perfetto.gunzipped_size");
+	char *n = trax_db_meta(db, "perfetto.compressed_packets");
+	char *in = trax_db_meta(db, "perfetto.compressed_packets.inflated_size");
+	int blobs = n && strcmp(n, "0");
+
+	if (gz || blobs) {
+		printf("compress: ");
+		if (gz)
+			printf("gzip (%s bytes gunzipped)%s", gz, blobs ? "; " : "");
+		if (blobs)
+			printf("%s compressed_packets (%s bytes inflated)", n, in ? in : "?");
+		printf("\n");
+	}
+	free(gz);
+	free(n);
+	free(in);
+}
+
 /* Source, time range, CPUs, kernel, clock and what was loaded, from meta. */
 static void info_meta(sqlite3 *db)
 {
@@ -249,6 +271,7 @@ static void info_meta(sqlite3 *db)
 	v[2] = trax_db_meta(db, "source.size");
 	printf("source:   %s (%s, %s bytes)\n", v[0] ? v[0] : "?", v[1] ? v[1] : "?",
 	       v[2] ? v[2] : "?");
+	info_compression(db);
 	v[3] = trax_db_meta(db, "trace.start_ts");
 	v[4] = trax_db_meta(db, "trace.end_ts");
 	v[5] = trax_db_meta(db, "trace.complete_start_ts");

@@ -39,6 +39,10 @@ int trax_detect_format(const char *path, enum trax_format *fmt, struct trax_erro
 	for (int i = 0; i < trax_nreaders; i++) {
 		const struct trax_reader *rd = &trax_readers[i];
 
+		if (rd->text && n >= 2 && !memcmp(buf, "\x1f\x8b", 2))
+			return trax_error_set(err, TRAX_E_FORMAT, "%s: gzip'd, but not a Perfetto "
+					      "trace, or its first bytes do not inflate (trax reads "
+					      "other formats uncompressed)", path);
 		if (rd->text && memchr(buf, '\0', n))
 			return trax_error_set(err, TRAX_E_FORMAT, "%s: unrecognized binary content "
 					      "(not trace.dat, Perfetto or a trax db)", path);

@@ -1,4 +1,5 @@
-/* parse/perfetto.c: Perfetto protobuf traces (uncompressed): the ftrace events of their bundles. */
+/* parse/perfetto.c: Perfetto protobuf traces (plain, gzip'd or with compressed_packets): the ftrace
+ * events of their bundles. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parse/inflate.h"
 #include "parse/load.h"
 #include "parse/pbwire.h"
 #include "parse/perfetto-fields.h"
@@ -46,6 +48,16 @@
  * carries ftrace data, since the dropped packets may have been any CPU's. Every packet kind
  * the reader does not use is counted in meta (perfetto.packets.unused.KIND), and so are
  * compact_sched bundles, unknown events and fields.
+ *
+ * Compression, in two forms that may come together. A gzip'd file (`gzip trace`: detected by
+ * its magic) is gunzipped into an unlinked temporary file (parse/inflate.h) that is then the
+ * file, mapped. compressed_packets (a trace config's compression_type DEFLATE) are packets
+ * whose one field is a zlib stream of a Trace's packets, read as if they stood in the file
+ * in its place: before pass 1, unpack() inflates them all, in file order, into one more
+ * temporary file, mapped right after the file's pages, so that one mapping holds both and a
+ * bundle is an offset in it whichever it is in. Errors say offsets in that space; at the end,
+ * locate_error() says them in the user's terms (the offset in the packets inflated from the
+ * compressed_packets at a file offset; of the gunzipped data).
  */
 
 #define PF_MAX_CPUS 8192
@@ -181,11 +193,26 @@ struct pf_count {
 	uint64_t n;
 };
 
+/* A compressed_packets: its field's offset, and where its packets are in the mapping. */
+struct pf_blob {
+	uint64_t outer, off, len;
+};
+
+/* What one compressed_packets may inflate to (Perfetto writes them under 512 KiB): a bound on
+ * the work a crafted few bytes can ask for (a zlib stream inflates 1000 times at most). */
+#define PF_BLOB_MAX (64ULL << 20)
+
 struct pf {
 	struct loader *L;
 	const char *path;
 	const uint8_t *map;
-	size_t size;
+	size_t size;		/* the file's, or its gunzipped data's (the mapping's first part) */
+	size_t maplen;		/* the mapping's: size, or the file's pages and the blobs */
+	int fd;			/* until unpack(): what map maps */
+	uint64_t gz_size;	/* a gzip'd file: its size */
+	struct pf_blob *blobs;	/* compressed_packets, in file order */
+	int nblobs, blobcap, next_blob, in_blob;
+	uint64_t blob_base, blob_bytes;	/* where the first blob is mapped; their total size */
 
 	struct pf_run *runs;
 	int nruns, runcap;
@@ -728,13 +755,16 @@ static int index_track(struct pf *R, struct pb_cursor *tc, const struct pb_field
 	return 0;
 }
 
+static int index_compressed(struct pf *R, const struct pb_field *f);
+
 static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_field *pf)
 {
 	struct pb_cursor pc;
 	struct pb_field f;
 	uint64_t dropped = 0, ts = 0;
 	uint32_t seq_id = 0;
-	int r, nbundles = 0, ndata = 0, is_new, drop_here, cleared = 0, has_ts = 0, ntrack = 0;
+	int r, nbundles = 0, ndata = 0, is_new, drop_here, wrapper = 0;
+	int cleared = 0, has_ts = 0, ntrack = 0;
 	struct pf_seq *s;
 	struct pb_cursor bad;
 	const char *what;
@@ -755,6 +785,14 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 				  (f.val & PF_SEQ_INCREMENTAL_STATE_CLEARED)) ||
 				 (f.num == PF_PACKET_INCREMENTAL_STATE_CLEARED && f.val))
 				cleared = 1;
+			continue;
+		}
+		if (f.num == PF_PACKET_compressed_packets) {
+			if (expect(R, &pc, &f, PB_LEN, "a packet's compressed_packets"))
+				return -TRAX_E_FORMAT;
+			if ((r = index_compressed(R, &f)) < 0)
+				return r;
+			wrapper = 1;
 			continue;
 		}
 		ndata++;
@@ -779,6 +817,11 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 	}
 	if (r < 0)
 		return pb_fail(R, &pc, "a packet");
+	if (wrapper && !ndata) {
+		/* only the wrapper of packets (counted, as they were, in their place) */
+		R->packets--;
+		return 0;
+	}
 	if (!ndata)
 		R->empty_packets++;
 	s = seq_get(R, seq_id, &is_new);
@@ -806,13 +849,14 @@ static int index_packet(struct pf *R, struct pb_cursor *tc, const struct pb_fiel
 	return 0;
 }
 
-static int index_file(struct pf *R)
+/* The packets of the file, or those inflated from compressed_packets b, at offset off. */
+static int index_packets(struct pf *R, uint64_t off, size_t len, const struct pf_blob *b)
 {
 	struct pb_cursor tc;
 	struct pb_field f;
 	int r;
 
-	pb_init(&tc, R->map, R->size, 0);
+	pb_init(&tc, R->map + off, len, off);
 	while ((r = pb_next(&tc, &f)) > 0) {
 		if (f.num != PF_TRACE_PACKET) {
 			R->trace_unknown++;	/* Trace has no other field */
@@ -824,6 +868,11 @@ static int index_file(struct pf *R)
 			return r;
 	}
 	if (r < 0) {
+		if (b && (tc.err == PB_E_LENGTH || tc.err == PB_E_TRUNCATED))
+			return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt "
+					      "Perfetto trace: the packet at byte offset %llu runs "
+					      "past the end of its compressed_packets' data (%zu "
+					      "bytes)", R->path, (unsigned long long)tc.err_off, len);
 		if (tc.err == PB_E_LENGTH || tc.err == PB_E_TRUNCATED)
 			return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: truncated "
 					      "Perfetto trace: the packet at byte offset %llu runs "
@@ -832,6 +881,32 @@ static int index_file(struct pf *R)
 		return pb_fail(R, &tc, "a packet");
 	}
 	return 0;
+}
+
+/* A compressed_packets (pass 1): its packets, which unpack() inflated, as the file's. */
+static int index_compressed(struct pf *R, const struct pb_field *f)
+{
+	const struct pf_blob *b = R->next_blob < R->nblobs ? &R->blobs[R->next_blob] : NULL;
+	int r;
+
+	if (R->in_blob)
+		return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt Perfetto trace "
+				      "at byte offset %llu: a compressed_packets inside the packets "
+				      "of another", R->path, (unsigned long long)f->off);
+	if (!b || b->outer != f->off)	/* unpack() walked the same packets */
+		return trax_error_set(ld_error(R->L), TRAX_E_FORMAT, "%s: corrupt Perfetto trace "
+				      "at byte offset %llu: a compressed_packets not unpacked",
+				      R->path, (unsigned long long)f->off);
+	R->next_blob++;
+	R->in_blob = 1;
+	r = index_packets(R, b->off, (size_t)b->len, b);
+	R->in_blob = 0;
+	return r;
+}
+
+static int index_file(struct pf *R)
+{
+	return index_packets(R, 0, R->size, NULL);
 }
 
 /* ---- pass 2: the events, merged into time order ---- */
@@ -1261,6 +1336,15 @@ static void write_meta(struct pf *R)
 		ld_meta(R->L, "trace_clock", "%s", clocks[R->clock]);
 	else if (R->bundles)
 		ld_meta(R->L, "trace_clock", "ftrace_clock %d", R->clock);
+	ld_meta(R->L, "perfetto.compression", "%s", R->gz_size && R->nblobs ?
+		"gzip, compressed_packets" : R->gz_size ? "gzip" : R->nblobs ?
+		"compressed_packets" : "none");
+	if (R->gz_size)
+		ld_meta(R->L, "perfetto.gunzipped_size", "%zu", R->size);
+	ld_meta(R->L, "perfetto.compressed_packets", "%d", R->nblobs);
+	if (R->nblobs)
+		ld_meta(R->L, "perfetto.compressed_packets.inflated_size", "%llu",
+			(unsigned long long)R->blob_bytes);
 	ld_meta(R->L, "perfetto.packets", "%llu", (unsigned long long)R->packets);
 	ld_meta(R->L, "perfetto.packets.ftrace_events", "%llu",
 		(unsigned long long)R->kinds[PF_PACKET_ftrace_events]);
@@ -1333,7 +1417,10 @@ static void write_meta(struct pf *R)
 static void pf_release(struct pf *R)
 {
 	if (R->map)
-		munmap((void *)R->map, R->size);
+		munmap((void *)R->map, R->maplen);
+	if (R->fd >= 0)
+		close(R->fd);
+	free(R->blobs);
 	for (int i = 0; i < R->nruns; i++) {
 		free(R->runs[i].list);
 		free(R->runs[i].in.s);
@@ -1353,6 +1440,49 @@ static void pf_release(struct pf *R)
 	strbuf_release(&R->raw);
 }
 
+/* A gzip'd file (mapped, its descriptor fd): its gunzipped data, in an unlinked temporary
+ * file, becomes the file. */
+static int gunzip(struct pf *R, int fd, struct trax_error *err)
+{
+	struct trax_zresult res;
+	char why[192];
+	void *map;
+	int tfd = trax_tmp_anon();
+
+	close(fd);
+	if (tfd < 0)
+		return trax_error_set(err, TRAX_E_IO, "%s: cannot create a temporary file to gunzip "
+				      "it in ($TMPDIR or /tmp): %s", R->path, strerror(errno));
+	madvise((void *)R->map, R->size, MADV_SEQUENTIAL);
+	if (trax_inflate_fd(R->map, R->size, TRAX_Z_GZIP, 0, tfd, &res) == TRAX_Z_OK &&
+	    !res.out_len) {
+		close(tfd);
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: gzip'd, but empty once gunzipped",
+				      R->path);
+	}
+	if (res.status != TRAX_Z_OK) {
+		close(tfd);
+		trax_zstrerror(&res, why, sizeof(why));
+		if (res.status == TRAX_Z_WRITE || res.status == TRAX_Z_NOMEM)
+			return trax_error_set(err, res.status == TRAX_Z_WRITE ? TRAX_E_IO :
+					      TRAX_E_NOMEM, "%s: gunzipping: %s", R->path, why);
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: gzip'd Perfetto trace at byte offset "
+				      "%llu: %s", R->path, (unsigned long long)res.in_off, why);
+	}
+	map = mmap(NULL, res.out_len, PROT_READ, MAP_PRIVATE, tfd, 0);
+	if (map == MAP_FAILED) {
+		close(tfd);
+		return trax_error_set(err, TRAX_E_IO, "%s: cannot map its gunzipped data: %s",
+				      R->path, strerror(errno));
+	}
+	munmap((void *)R->map, R->size);
+	R->gz_size = R->size;
+	R->map = map;
+	R->size = R->maplen = (size_t)res.out_len;
+	R->fd = tfd;
+	return 0;
+}
+
 static int map_file(struct pf *R, struct trax_error *err)
 {
 	struct stat sb;
@@ -1369,16 +1499,159 @@ static int map_file(struct pf *R, struct trax_error *err)
 		close(fd);
 		return trax_error_set(err, TRAX_E_FORMAT, "%s: empty file", R->path);
 	}
-	R->size = (size_t)sb.st_size;
+	R->size = R->maplen = (size_t)sb.st_size;
 	R->map = mmap(NULL, R->size, PROT_READ, MAP_PRIVATE, fd, 0);
 	e = errno;
-	close(fd);
 	if (R->map == MAP_FAILED) {
 		R->map = NULL;
+		close(fd);
 		return trax_error_set(err, TRAX_E_IO, "%s: cannot map: %s", R->path, strerror(e));
 	}
+	if (R->size >= 2 && R->map[0] == 0x1f && R->map[1] == 0x8b)
+		return gunzip(R, fd, err);
+	R->fd = fd;	/* unpack() may map it again */
 	madvise((void *)R->map, R->size, MADV_SEQUENTIAL);
 	return 0;
+}
+
+/* A compressed_packets g inflated, appended to fd, and listed in R->blobs. */
+static int inflate_blob(struct pf *R, const struct pb_field *g, int fd)
+{
+	uint64_t data_off = (uint64_t)(g->data - R->map);
+	struct trax_zresult res;
+	struct pf_blob *b;
+	char why[192];
+
+	if (trax_inflate_fd(g->data, g->len, TRAX_Z_ZLIB | TRAX_Z_GZIP, PF_BLOB_MAX, fd, &res)) {
+		if (res.status == TRAX_Z_TOO_BIG)
+			snprintf(why, sizeof(why), "it inflates to more than %llu MiB",
+				 PF_BLOB_MAX >> 20);
+		else
+			trax_zstrerror(&res, why, sizeof(why));
+		return trax_error_set(ld_error(R->L), res.status == TRAX_Z_WRITE ? TRAX_E_IO :
+				      res.status == TRAX_Z_NOMEM ? TRAX_E_NOMEM : TRAX_E_FORMAT,
+				      "%s: corrupt Perfetto trace at byte offset %llu (the "
+				      "compressed_packets at byte offset %llu, %zu bytes): %s",
+				      R->path, (unsigned long long)(data_off + res.in_off),
+				      (unsigned long long)g->off, g->len, why);
+	}
+	TRAX_GROW(R->blobs, R->nblobs, R->blobcap, 16);
+	b = &R->blobs[R->nblobs++];
+	b->outer = g->off;
+	b->off = R->blob_base + R->blob_bytes;
+	b->len = res.out_len;
+	R->blob_bytes += res.out_len;
+	return 0;
+}
+
+/*
+ * Every compressed_packets of the file's packets inflated, in file order, into a temporary
+ * file, mapped after the file's pages in one mapping with it. Only the framing that leads to
+ * them is walked: pass 1 says what is wrong with the rest.
+ */
+static int unpack(struct pf *R)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct pb_cursor tc, pc;
+	struct pb_field f, g;
+	uint8_t *base;
+	int fd = -1, r = 0;
+
+	if (page <= 0)
+		page = 4096;
+	R->blob_base = (R->size + (size_t)page - 1) / (size_t)page * (size_t)page;
+	pb_init(&tc, R->map, R->size, 0);
+	while (!r && pb_next(&tc, &f) > 0) {
+		if (f.num != PF_TRACE_PACKET || f.wire != PB_LEN)
+			continue;
+		pb_sub(&tc, &f, &pc);
+		while (!r && pb_next(&pc, &g) > 0) {
+			if (g.num != PF_PACKET_compressed_packets || g.wire != PB_LEN)
+				continue;
+			if (fd < 0 && (fd = trax_tmp_anon()) < 0)
+				return trax_error_set(ld_error(R->L), TRAX_E_IO, "%s: cannot create "
+						      "a temporary file for its compressed_packets "
+						      "($TMPDIR or /tmp): %s", R->path,
+						      strerror(errno));
+			r = inflate_blob(R, &g, fd);
+		}
+	}
+	if (r || !R->nblobs) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	/* one mapping: reserved whole, then the file and the blobs mapped into it */
+	base = mmap(NULL, R->blob_base + R->blob_bytes, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED ||
+	    mmap(base, R->size, PROT_READ, MAP_PRIVATE | MAP_FIXED, R->fd, 0) == MAP_FAILED ||
+	    (R->blob_bytes && mmap(base + R->blob_base, R->blob_bytes, PROT_READ,
+				   MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED)) {
+		r = trax_error_set(ld_error(R->L), TRAX_E_IO, "%s: cannot map its inflated "
+				   "compressed_packets: %s", R->path, strerror(errno));
+		if (base != MAP_FAILED)
+			munmap(base, R->blob_base + R->blob_bytes);
+		close(fd);
+		return r;
+	}
+	close(fd);
+	munmap((void *)R->map, R->maplen);
+	R->map = base;
+	R->maplen = R->blob_base + R->blob_bytes;
+	madvise(base, R->maplen, MADV_SEQUENTIAL);
+	return 0;
+}
+
+/* The compressed_packets whose packets hold offset off of the mapping, or NULL. */
+static const struct pf_blob *blob_at(const struct pf *R, uint64_t off)
+{
+	const struct pf_blob *end = NULL;
+
+	if (!R->nblobs || off < R->blob_base)
+		return NULL;
+	for (int i = 0; i < R->nblobs; i++) {
+		if (off >= R->blobs[i].off && off < R->blobs[i].off + R->blobs[i].len)
+			return &R->blobs[i];
+		if (off == R->blobs[i].off + R->blobs[i].len)
+			end = &R->blobs[i];	/* its end: what ran past it */
+	}
+	return end;
+}
+
+/* Every "byte offset N" of err's message in the user's terms: in the packets of a
+ * compressed_packets at a file offset; of the gunzipped data. */
+static void locate_error(const struct pf *R, struct trax_error *err)
+{
+	static const char key[] = "byte offset ";
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = err->msg, *q;
+
+	if (!R->nblobs && !R->gz_size)
+		return;
+	while ((q = strstr(p, key)) != NULL) {
+		const struct pf_blob *b;
+		unsigned long long off;
+		char *end;
+
+		q += sizeof(key) - 1;
+		strbuf_add(&sb, p, (size_t)(q - p));
+		p = q;
+		if (*q < '0' || *q > '9')
+			continue;
+		off = strtoull(q, &end, 10);
+		p = end;
+		if ((b = blob_at(R, off)) != NULL)
+			strbuf_addf(&sb, "%llu of the packets inflated from the compressed_packets "
+				    "at byte offset %llu", off - b->off, (unsigned long long)b->outer);
+		else
+			strbuf_addf(&sb, "%llu", off);
+		if (R->gz_size)
+			strbuf_adds(&sb, " of the gunzipped data");
+	}
+	strbuf_adds(&sb, p);
+	snprintf(err->msg, sizeof(err->msg), "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
@@ -1392,6 +1665,7 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	R->track = pftrack_alloc(L, R->info);
 	R->last_seq = -1;
 	R->last_key = -1;
+	R->fd = -1;
 	R->raw = (struct strbuf)STRBUF_INIT;
 	R->gen = pf_generic_new(L, path);
 	memset(R->ev_index, -1, sizeof(R->ev_index));
@@ -1407,6 +1681,8 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	}
 	ret = map_file(R, err);
 	if (!ret)
+		ret = unpack(R);
+	if (!ret)
 		ret = index_file(R);
 	if (!ret) {
 		for (int c = 0; c < R->ncpus; c++) {
@@ -1420,6 +1696,8 @@ int perfetto_read(struct loader *L, const char *path, struct trax_error *err)
 	}
 	if (!ret)
 		write_meta(R);
+	else if (R->map)
+		locate_error(R, ld_error(L));
 	pf_release(R);
 	free(R);
 	return ret;
@@ -1451,9 +1729,43 @@ static int packet_parses(const uint8_t *p, size_t n, int *fields, int *known)
  * it). A first packet that goes on past the head is judged by its fields within the head: no
  * bad wire type or field number, and two fields at least.
  */
-int perfetto_sniff(const char *head, size_t n)
+enum { SNIFF_INFLATED = 1, SNIFF_FIRST = 2 };
+static int sniff_trace(const uint8_t *p, size_t n, int how);
+
+/*
+ * What the first n bytes of a zlib (or gzip) stream inflate to, as far as they go, sniffed by
+ * their first packet: a stream corrupt in the head may inflate to garbage after it before zlib
+ * can tell (its check is at the end), and a corrupt trace is the reader's to report, at its
+ * offset. (trax reads no other format compressed.)
+ */
+static int sniff_inflated(const void *p, size_t n, int flags)
 {
-	const uint8_t *p = (const uint8_t *)head, *end = p + n;
+	uint8_t *out = xmalloc(65536);
+	size_t m = trax_inflate_head(p, n, flags, out, 65536);
+	int r = m && sniff_trace(out, m, SNIFF_INFLATED | SNIFF_FIRST);
+
+	free(out);
+	return r;
+}
+
+/* A first packet past the head that starts with a compressed_packets: its packets, sniffed. */
+static int sniff_compressed(const uint8_t *p, size_t n)
+{
+	struct pb_cursor c;
+	uint64_t tag, len;
+
+	pb_init(&c, p, n, 0);
+	if (pb_read_varint(&c, &tag) || tag != (PF_PACKET_compressed_packets << 3 | PB_LEN) ||
+	    pb_read_varint(&c, &len))
+		return 0;
+	return sniff_inflated(c.p, (size_t)(c.end - c.p), TRAX_Z_ZLIB | TRAX_Z_GZIP);
+}
+
+/* how: SNIFF_INFLATED, p is a compressed_packets' or a gzip'd file's start (no compression
+ * in it); SNIFF_FIRST, the first packet decides. */
+static int sniff_trace(const uint8_t *p, size_t n, int how)
+{
+	const uint8_t *end = p + n;
 	int packets = 0;
 
 	while (p < end) {
@@ -1472,6 +1784,8 @@ int perfetto_sniff(const char *head, size_t n)
 			if (len > avail)
 				return 1;
 		} else if (len > avail) {
+			if (!(how & SNIFF_INFLATED) && sniff_compressed(c.p, avail))
+				return 1;
 			r = packet_parses(c.p, avail, &fields, &known);
 			if (r == -PB_E_WIRE || r == -PB_E_FIELD || r == -PB_E_OVERLONG)
 				return 0;
@@ -1481,6 +1795,16 @@ int perfetto_sniff(const char *head, size_t n)
 		}
 		packets++;
 		p = c.p + len;
+		if (how & SNIFF_FIRST)
+			return 1;
 	}
 	return packets > 0;
+}
+
+/* A Trace, or a gzip'd one: then what the head's bytes inflate to (as far as they go) is. */
+int perfetto_sniff(const char *head, size_t n)
+{
+	if (n >= 2 && (uint8_t)head[0] == 0x1f && (uint8_t)head[1] == 0x8b)
+		return sniff_inflated(head, n, TRAX_Z_GZIP);
+	return sniff_trace((const uint8_t *)head, n, 0);
 }

@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "parse/inflate.h"
 #include "parse/load.h"
 #include "parse/sink.h"
 #include "parse/text.h"
@@ -27,85 +27,36 @@
  * that is then mapped: anonymous memory does not grow with the trace.
  */
 
-/* Inflate the zlib stream p[0..n) into a temporary file, mapped at *out (*outlen bytes). */
+/* Inflate the zlib stream p[0..n) into a temporary file, mapped at *out (*outlen bytes); what
+ * follows the stream (the rest of the HTML) is not its. */
 static int inflate_map(const char *path, const unsigned char *p, size_t n, char **out,
 		       size_t *outlen, struct trax_error *err)
 {
-	char tmpl[] = "/tmp/trax-atrace-XXXXXX";
-	const char *dir = getenv("TMPDIR");
-	struct strbuf name = STRBUF_INIT;
-	unsigned char buf[65536];
-	z_stream z;
-	size_t total = 0;
-	int fd, zr = Z_OK, ret = 0;
+	struct trax_zresult res;
+	void *map;
 
-	strbuf_addf(&name, "%s/trax-atrace-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(name.buf);
-	if (fd < 0) {
-		fd = mkstemp(tmpl);
-		if (fd < 0) {
-			ret = trax_error_set(err, TRAX_E_IO, "%s: cannot create a temporary file: %s",
-					     path, strerror(errno));
-			goto out;
-		}
-		unlink(tmpl);
-	} else {
-		unlink(name.buf);
+	switch (trax_inflate_map(p, n, TRAX_Z_ZLIB | TRAX_Z_TRAILING_OK, 0, &map, outlen, &res)) {
+	case TRAX_Z_OK:
+		*out = map;
+		return 0;
+	case TRAX_Z_CORRUPT:
+		if (!res.out_len && !strcmp(res.msg, "no data"))
+			return trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is "
+					      "empty", path);
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is corrupt "
+				      "or truncated (zlib: %s)", path, res.msg);
+	case TRAX_Z_TRUNCATED:
+	case TRAX_Z_TRAILING:
+	case TRAX_Z_TOO_BIG:
+		return trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is truncated",
+				      path);
+	case TRAX_Z_NOMEM:
+		return trax_error_set(err, TRAX_E_NOMEM, "%s: zlib: cannot start", path);
+	case TRAX_Z_WRITE:
+		break;
 	}
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK) {
-		ret = trax_error_set(err, TRAX_E_NOMEM, "%s: zlib: cannot start", path);
-		goto out;
-	}
-	z.next_in = (unsigned char *)p;
-	while (n) {
-		uInt chunk = n > (1u << 30) ? 1u << 30 : (uInt)n;
-
-		z.next_in = (unsigned char *)p;
-		z.avail_in = chunk;
-		do {
-			z.next_out = buf;
-			z.avail_out = sizeof(buf);
-			zr = inflate(&z, Z_NO_FLUSH);
-			if (zr != Z_OK && zr != Z_STREAM_END) {
-				ret = trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is "
-						     "corrupt or truncated (zlib: %s)", path,
-						     z.msg ? z.msg : "error");
-				break;
-			}
-			if (write(fd, buf, sizeof(buf) - z.avail_out) !=
-			    (ssize_t)(sizeof(buf) - z.avail_out)) {
-				ret = trax_error_set(err, TRAX_E_IO, "%s: writing the inflated text: %s",
-						     path, strerror(errno));
-				break;
-			}
-			total += sizeof(buf) - z.avail_out;
-		} while (!ret && z.avail_out == 0 && zr != Z_STREAM_END);
-		p += chunk - z.avail_in;
-		n -= chunk - z.avail_in;
-		if (ret || zr == Z_STREAM_END || chunk == z.avail_in)
-			break;
-	}
-	inflateEnd(&z);
-	if (!ret && zr != Z_STREAM_END)
-		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is truncated",
-				     path);
-	if (!ret && !total)
-		ret = trax_error_set(err, TRAX_E_FORMAT, "%s: compressed atrace data is empty", path);
-	if (!ret) {
-		*out = mmap(NULL, total, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (*out == MAP_FAILED) {
-			*out = NULL;
-			ret = trax_error_set(err, TRAX_E_IO, "%s: cannot map the inflated text: %s",
-					     path, strerror(errno));
-		}
-		*outlen = total;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	strbuf_release(&name);
-	return ret;
+	return trax_error_set(err, TRAX_E_IO, "%s: writing the inflated text to a temporary file: "
+			      "%s", path, strerror(res.err_no));
 }
 
 /* An atrace -z dump: 1 with the start of its zlib stream. */

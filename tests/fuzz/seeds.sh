@@ -73,6 +73,13 @@ fi
 # dropped packet, bundles out of order), and with ../shared the real trace's first packets
 # (whole packets, up to 32 KiB: the packet walk is Trace.packet's tag and length)
 cp "$top"/tests/fixtures/perfetto/small.pftrace "$out/perfetto/"
+# the same in one compressed_packets (TracePacket field 50: tag 0x92 0x03), for the inflated
+# packets' paths
+perl -MCompress::Zlib -0777 -ne 'sub v { my $n = shift; my $s = "";
+		while ($n > 127) { $s .= chr(($n & 127) | 128); $n >>= 7 } $s . chr($n) }
+	my $z = compress($_); my $f = "\x92\x03" . v(length $z) . $z;
+	print "\x0a" . v(length $f) . $f' "$top"/tests/fixtures/perfetto/small.pftrace \
+	>"$out/perfetto/small-compressed.pftrace"
 pt=$shared/traces/perfetto/test_trace.perfetto-trace
 if [ -f "$pt" ]; then
 	perl -e 'local $/; open(my $f, "<:raw", $ARGV[0]) or die; my $d = <$f>; my ($o, $end) = (0, 0);
