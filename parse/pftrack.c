@@ -416,8 +416,8 @@ int pftrack_read(struct pftrack *T, const char *path, const uint8_t *p, size_t n
 	}
 	if (!clock)
 		clock = pfinfo_primary_clock(T->info);
-	if (!pfinfo_clock_offset(T->info, clock, &o) || (o < 0 && raw < (uint64_t)-o) ||
-	    (o > 0 && raw < (uint64_t)o)) {
+	/* boot = raw - (clock - boot): below zero only when the clock runs ahead of boot */
+	if (!pfinfo_clock_offset(T->info, clock, &o) || (o > 0 && raw < (uint64_t)o)) {
 		T->bad_clock++;
 		return 0;
 	}
