@@ -7,8 +7,8 @@
 # the same derived tables (kills, allocations, heap and GPU counters, fences and their waits,
 # atrace slices and counters, anomalies); a few values are worked by hand from the textproto.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../perfetto-lib.sh"
 
-PROTO=$SHARED/perfetto/perfetto_trace.proto
 FIX=$TOP/tests/fixtures/perfetto
 
 if ! command -v protoc >/dev/null; then
@@ -139,29 +139,11 @@ is "$(q "$TMP/pf.db" "SELECT group_concat(e.system || ':' || f.name || ':' || f.
 	"... its columns named and typed as the text reader learns them"
 is "$(q "$TMP/pf.db" "SELECT value FROM meta WHERE key = 'perfetto.ftrace.events.generic'")" \
 	"$(grep -c '^      generic {$' "$TMP/a.txt")" "meta counts the generic events"
-# ---- corrupt generic events, written as bytes (offsets by hand) ----
-pf() { # NAME HEX...: the bytes, in file NAME
-	local f=$TMP/$1
-	shift
-	printf "$(printf '\\x%s' "$@")" >"$f"
-}
-bad_load() { # desc file offset what
-	local out=$TMP/bad.$RANDOM
-	mkdir -p "$out"
-	"$TRAX" load "$TMP/$2" -o "$out/x.db" >/dev/null 2>"$TMP/err"
-	local rc=$? why=
-	[ $rc -eq 2 ] || why="exit $rc;"
-	[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
-	grep -qF "$TMP/$2: " "$TMP/err" || why="$why no file name;"
-	grep -qF "byte offset $3 " "$TMP/err" || why="$why not offset $3;"
-	grep -qE -- "$4" "$TMP/err" || why="$why not /$4/;"
-	[ -z "$(ls -A "$out")" ] || why="$why left $(ls -A "$out");"
-	_result "$([ -z "$why" ] && echo 0 || echo 1)" "$1" "$why $(cat "$TMP/err")"
-}
 # Bytes 0-5: a packet 0a 04 | 40 01 (timestamp 1) 50 01 (sequence 1). Then a packet (6) with a
 # bundle (8) of one event (10) whose generic field (FtraceEvent 327, LEN: tag ba 14) is at 12,
 # its length at 14 and its body from 15.
 good="0a 04 40 01 50 01"
+# ---- corrupt generic events, written as bytes (offsets by hand) ----
 # body 08 01: event_name as a varint
 pf name.pftrace $good 0a 09 0a 07 12 05 ba 14 02 08 01
 bad_load "a generic event's event_name of wire type 0: exit 2 at its offset (15)" name.pftrace \

@@ -5,20 +5,15 @@
 # encoded with protoc; expected values are the twin written in plain form and values worked
 # by hand from the textproto; bad inputs are bytes written here.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../perfetto-lib.sh"
 
-PROTO=$SHARED/perfetto/perfetto_trace.proto
 FIX=$TOP/tests/fixtures/perfetto
-
-encode() { # textproto file, trace to $2
-	grep -v '^#' "$1" | protoc --proto_path="$(dirname "$PROTO")" \
-		--encode=perfetto.protos.Trace "$(basename "$PROTO")" >"$2"
-}
 
 if ! command -v protoc >/dev/null; then
 	skip "compact_sched inputs encoded by protoc" "protoc absent (Debian: protobuf-compiler)"
 elif need_shared "$PROTO" "the Perfetto schema"; then
-	encode "$FIX/compact.textproto" "$TMP/compact.pftrace"
-	encode "$FIX/compact-plain.textproto" "$TMP/plain.pftrace"
+	pf_encode "$FIX/compact.textproto" "$TMP/compact.pftrace"
+	pf_encode "$FIX/compact-plain.textproto" "$TMP/plain.pftrace"
 	ok "trax loads the compact_sched trace" "$TRAX" load "$TMP/compact.pftrace" -o "$TMP/c.db"
 	ok "... and its plain twin" "$TRAX" load "$TMP/plain.pftrace" -o "$TMP/p.db"
 	for t in sched_switch sched_waking sched_slice thread_state thread thread_comm; do
@@ -58,7 +53,7 @@ packet { trusted_packet_sequence_id: 1 ftrace_events { cpu: 2
     switch_timestamp: [1000, 300] switch_prev_state: [0, 1] switch_next_pid: [20, 0]
     switch_next_prio: [120, 120] switch_next_comm_index: [0, 1] } } }
 TP
-	encode "$TMP/first.textproto" "$TMP/first.pftrace"
+	pf_encode "$TMP/first.textproto" "$TMP/first.pftrace"
 	ok "a trace of compact switches only loads" "$TRAX" load "$TMP/first.pftrace" -o "$TMP/f.db"
 	is "$(q "$TMP/f.db" "SELECT ts || ':' || coalesce(prev_pid, 'null') || ':' ||
 		coalesce(prev_comm, 'null') || ':' || common_pid AS r FROM sched_switch ORDER BY ts" |
@@ -72,24 +67,6 @@ TP
 fi
 
 # ---- bad input: bytes written here ----
-pf() { # name hex...
-	local f=$TMP/$1
-	shift
-	printf "$(printf '\\x%s' "$@")" >"$f"
-}
-bad_load() { # desc file offset what
-	local out=$TMP/bad.$RANDOM
-	mkdir -p "$out"
-	"$TRAX" load "$TMP/$2" -o "$out/x.db" >/dev/null 2>"$TMP/err"
-	local rc=$? why=
-	[ $rc -eq 2 ] || why="exit $rc;"
-	[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
-	grep -qF "$TMP/$2: " "$TMP/err" || why="$why no file name;"
-	grep -qF "byte offset $3 " "$TMP/err" || why="$why not offset $3;"
-	grep -qE -- "$4" "$TMP/err" || why="$why not /$4/;"
-	[ -z "$(ls -A "$out")" ] || why="$why left $(ls -A "$out");"
-	_result "$([ -z "$why" ] && echo 0 || echo 1)" "$1" "$why $(cat "$TMP/err")"
-}
 # Each: a packet (0a LEN) holding ftrace_events (0a LEN) with cpu 0 (08 00) and compact_sched
 # (22 LEN) at offset 6, its fields from offset 8: switch_timestamp (0a), switch_next_pid (1a),
 # switch_next_comm_index (32), intern_table (2a).

@@ -6,22 +6,10 @@
 # encoded with protoc, its ftrace text twin info-text.txt, the real trace in ../shared (values
 # from protoc's decoding of it), and bad bytes written here.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../perfetto-lib.sh"
 
-PROTO=$SHARED/perfetto/perfetto_trace.proto
 FIX=$TOP/tests/fixtures/perfetto
 REAL=$TRACES/perfetto/test_trace.perfetto-trace
-
-encode() { # textproto file, trace to $2
-	protoc --proto_path="$(dirname "$PROTO")" \
-		--encode=perfetto.protos.Trace "$(basename "$PROTO")" <"$1" >"$2"
-}
-decode() { # trace file: protoc's text
-	protoc --proto_path="$(dirname "$PROTO")" \
-		--decode=perfetto.protos.Trace "$(basename "$PROTO")" <"$1"
-}
-meta() { # db key
-	q "$1" "SELECT value FROM meta WHERE key = '$2'"
-}
 
 have_proto=0
 if ! command -v protoc >/dev/null; then
@@ -31,7 +19,7 @@ elif need_shared "$PROTO" "the Perfetto schema"; then
 fi
 
 if [ $have_proto -eq 1 ]; then
-	encode "$FIX/info.textproto" "$TMP/info.pftrace"
+	pf_encode "$FIX/info.textproto" "$TMP/info.pftrace"
 	ok "trax loads the trace" "$TRAX" load "$TMP/info.pftrace" -o "$TMP/i.db"
 	ok "... and its ftrace text twin" "$TRAX" load "$FIX/info-text.txt" -o "$TMP/t.db"
 
@@ -78,7 +66,7 @@ if [ $have_proto -eq 1 ]; then
 	grep -v 'system_info\|android_build\|hz: 250\|machine: "aarch64" }$' \
 		"$FIX/info.textproto" | sed '/^packet { trusted_packet_sequence_id: 1$/d' \
 		>"$TMP/nosys.textproto"
-	encode "$TMP/nosys.textproto" "$TMP/nosys.pftrace"
+	pf_encode "$TMP/nosys.textproto" "$TMP/nosys.pftrace"
 	"$TRAX" load "$TMP/nosys.pftrace" -o "$TMP/n.db" >/dev/null 2>&1
 	is "$(q "$TMP/n.db" "SELECT end_state FROM sched_slice WHERE pid = 101"):$(meta "$TMP/n.db" \
 		sched.prev_state_numbering)" "P:4.14+" "without system_info: 64 is P (the default 4.14+)"
@@ -123,7 +111,7 @@ packet { trusted_packet_sequence_id: 1 ftrace_events { cpu: 0
   event { timestamp: 10 pid: 301 sched_waking { comm: "x" pid: 302 prio: 120 target_cpu: 0 } }
   event { timestamp: 20 pid: 300 sched_waking { comm: "x" pid: 302 prio: 120 target_cpu: 0 } } } }
 TP
-	encode "$TMP/track.textproto" "$TMP/track.pftrace"
+	pf_encode "$TMP/track.textproto" "$TMP/track.pftrace"
 	"$TRAX" load "$TMP/track.pftrace" -o "$TMP/k.db" >/dev/null 2>&1
 	is "$(q "$TMP/k.db" "SELECT pid || ':' || tgid || ':' || comm FROM thread WHERE pid IN (300,
 		301) ORDER BY pid" | tr '\n' ' ')" "300:300:com.example.ui 301:300:ui-render " \
@@ -132,7 +120,7 @@ fi
 
 # ---- the real trace: values from protoc's decoding ----
 if [ $have_proto -eq 1 ] && need_shared "$REAL" "the real Perfetto trace"; then
-	decode "$REAL" >"$TMP/real.txt"
+	pf_decode "$REAL" >"$TMP/real.txt"
 	"$TRAX" load "$REAL" -o "$TMP/r.db" >/dev/null 2>&1
 	rel=$(awk '/^    utsname \{/ { u = 1 } u && /^      release: / { gsub(/"/, "", $2);
 		print $2; exit }' "$TMP/real.txt")
@@ -160,24 +148,6 @@ if [ $have_proto -eq 1 ] && need_shared "$REAL" "the real Perfetto trace"; then
 fi
 
 # ---- bad input: bytes written here ----
-pf() { # name hex...
-	local f=$TMP/$1
-	shift
-	printf "$(printf '\\x%s' "$@")" >"$f"
-}
-bad_load() { # desc file offset what
-	local out=$TMP/bad.$RANDOM
-	mkdir -p "$out"
-	"$TRAX" load "$TMP/$2" -o "$out/x.db" >/dev/null 2>"$TMP/err"
-	local rc=$? why=
-	[ $rc -eq 2 ] || why="exit $rc;"
-	[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
-	grep -qF "$TMP/$2: " "$TMP/err" || why="$why no file name;"
-	grep -qF "byte offset $3 " "$TMP/err" || why="$why not offset $3;"
-	grep -qE -- "$4" "$TMP/err" || why="$why not /$4/;"
-	[ -z "$(ls -A "$out")" ] || why="$why left $(ls -A "$out");"
-	_result "$([ -z "$why" ] && echo 0 || echo 1)" "$1" "$why $(cat "$TMP/err")"
-}
 # a packet (0a LEN) holding system_info (field 45: ea 02 LEN) whose utsname (field 1) is a
 # varint (08 05) at offset 5
 pf sys.pftrace 0a 05 ea 02 02 08 05

@@ -9,8 +9,8 @@
 # packet loss, an event trax does not decode; bad input: the trace cut at many offsets, wrong
 # wire types, huge lengths, over-long varints.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../perfetto-lib.sh"
 
-PROTO=$SHARED/perfetto/perfetto_trace.proto
 PT=$TRACES/perfetto/test_trace.perfetto-trace
 FIX=$TOP/tests/fixtures/perfetto
 
@@ -377,27 +377,8 @@ is "$bad" "" "small.pftrace cut at each of its $((ssize - 1)) bytes: $nload cuts
 starts load; every other exits 2 with one line naming the file (and the cut packet), no db"
 
 # ---- corrupt traces, written as bytes (offsets by hand) ----
-# pf NAME HEX...: the bytes, in file NAME
-pf() {
-	local f=$TMP/$1
-	shift
-	printf "$(printf '\\x%s' "$@")" >"$f"
-}
 # A first packet that is fine: 0a 04 | 40 01 (timestamp 1) 50 01 (sequence 1): bytes 0-5.
 good="0a 04 40 01 50 01"
-bad_load() { # desc file offset what
-	local out=$TMP/bad.$RANDOM
-	mkdir -p "$out"
-	"$TRAX" load "$TMP/$2" -o "$out/x.db" >/dev/null 2>"$TMP/err"
-	local rc=$? why=
-	[ $rc -eq 2 ] || why="exit $rc;"
-	[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
-	grep -qF "$TMP/$2: " "$TMP/err" || why="$why no file name;"
-	grep -qF "byte offset $3 " "$TMP/err" || why="$why not offset $3;"
-	grep -qE -- "$4" "$TMP/err" || why="$why not /$4/;"
-	[ -z "$(ls -A "$out")" ] || why="$why left $(ls -A "$out");"
-	_result "$([ -z "$why" ] && echo 0 || echo 1)" "$1" "$why $(cat "$TMP/err")"
-}
 # 6: 0a 04 | 0a 02 (ftrace_events, 2 bytes) | 0a 00: the bundle's cpu (field 1) as LEN
 pf wire.pftrace $good 0a 04 0a 02 0a 00
 bad_load "a bundle's cpu with wire type 2: exit 2 at its offset (10)" wire.pftrace 10 \

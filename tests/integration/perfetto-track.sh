@@ -4,17 +4,9 @@
 # meaning. Input: tests/fixtures/perfetto/track.textproto encoded with protoc; its twin
 # track-text.txt (those markers as ftrace text); values worked by hand; bad bytes written here.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../perfetto-lib.sh"
 
-PROTO=$SHARED/perfetto/perfetto_trace.proto
 FIX=$TOP/tests/fixtures/perfetto
-
-encode() { # textproto file, trace to $2
-	protoc --proto_path="$(dirname "$PROTO")" \
-		--encode=perfetto.protos.Trace "$(basename "$PROTO")" <"$1" >"$2"
-}
-meta() { # db key
-	q "$1" "SELECT value FROM meta WHERE key = '$2'"
-}
 
 have_proto=0
 if ! command -v protoc >/dev/null; then
@@ -24,7 +16,7 @@ elif need_shared "$PROTO" "the Perfetto schema"; then
 fi
 
 if [ $have_proto -eq 1 ]; then
-	encode "$FIX/track.textproto" "$TMP/tr.pftrace"
+	pf_encode "$FIX/track.textproto" "$TMP/tr.pftrace"
 	ok "trax loads the track events" "$TRAX" load "$TMP/tr.pftrace" -o "$TMP/p.db"
 	ok "... and the markers of its twin" "$TRAX" load "$FIX/track-text.txt" -o "$TMP/t.db"
 	for t in slice instant counter track anomaly; do
@@ -80,7 +72,7 @@ packet { trusted_packet_sequence_id: 1 timestamp: 1200
 packet { trusted_packet_sequence_id: 1 timestamp: 1300
   track_event { type: TYPE_INSTANT track_uuid: 11 name_iid: 7 } }
 TP
-	encode "$TMP/skip.textproto" "$TMP/skip.pftrace"
+	pf_encode "$TMP/skip.textproto" "$TMP/skip.pftrace"
 	ok "a trace of events trax cannot all place loads" "$TRAX" load "$TMP/skip.pftrace" \
 		-o "$TMP/s.db"
 	is "$(q "$TMP/s.db" "SELECT group_concat(coalesce(nullif(name, ''), '(none)') || '@' || ts,
@@ -94,24 +86,6 @@ TP
 fi
 
 # ---- bad input: bytes written here ----
-pf() { # name hex...
-	local f=$TMP/$1
-	shift
-	printf "$(printf '\\x%s' "$@")" >"$f"
-}
-bad_load() { # desc file offset what
-	local out=$TMP/bad.$RANDOM
-	mkdir -p "$out"
-	"$TRAX" load "$TMP/$2" -o "$out/x.db" >/dev/null 2>"$TMP/err"
-	local rc=$? why=
-	[ $rc -eq 2 ] || why="exit $rc;"
-	[ "$(grep -c '' "$TMP/err")" -eq 1 ] || why="$why not one line;"
-	grep -qF "$TMP/$2: " "$TMP/err" || why="$why no file name;"
-	grep -qF "byte offset $3 " "$TMP/err" || why="$why not offset $3;"
-	grep -qE -- "$4" "$TMP/err" || why="$why not /$4/;"
-	[ -z "$(ls -A "$out")" ] || why="$why left $(ls -A "$out");"
-	_result "$([ -z "$why" ] && echo 0 || echo 1)" "$1" "$why $(cat "$TMP/err")"
-}
 # a packet (0a LEN) at timestamp 10 (40 0a) holding track_event (5a LEN) whose type (field 9)
 # is length-delimited (4a 01 00) at offset 6
 pf type.pftrace 0a 07 40 0a 5a 03 4a 01 00
