@@ -12,7 +12,9 @@ mkdir -p "$d"
 # SCHED_FIFO so that other machine load does not bend its shape: 16 ms period, 25 % duty,
 # 2 s: 125 activations of 4 ms. rt-app sets the affinity once the thread runs (after its
 # "[0] starts" marker), so its shape is measured from its first loop's marker, "[0] begins
-# loop 0 phase 0 step 0", to trax's stop marker.
+# loop 0 phase 0 step 0", to the marker it writes after its last loop, "[0] exiting": what the
+# thread does after that (its log written out, its exit) sleeps in D as often as the machine's
+# load makes it, and is not the workload's shape.
 cat >"$d/pinned.json" <<'EOF'
 { "tasks": [ { "name": "pinned", "cpus": [0], "policy": "SCHED_FIFO", "priority": 10,
                "period": "16ms", "duty_cycle": 25, "duration": "2s" } ] }
@@ -42,12 +44,12 @@ else
 fi
 
 # The shape by hand, from trace-cmd's sched_switch lines (prev:pid [prio] state ==> next:pid
-# [prio]) between "[0] begins loop 0 phase 0 step 0" and "trax: stop"
+# [prio]) between "[0] begins loop 0 phase 0 step 0" and "[0] exiting"
 awk -v me="pinned:$pinned_pid" '
 	function t(s) { sub(/:$/, "", s); return s + 0 }
 	function at() { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) return t($(i + 1)) }
 	/tracing_mark_write: \[0\] begins loop 0 phase 0 step 0$/ { ws = at() }
-	/tracing_mark_write: trax: stop$/ { we = at() }
+	/tracing_mark_write: \[0\] exiting$/ { we = at() }
 	/sched_switch:/ && ws && !we {
 		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { cpu = $i; ts = t($(i + 1)); break }
 		for (i = 1; i <= NF; i++) if ($i == "==>") { prev = $(i - 3); st = $(i - 1); next_ = $(i + 1) }
@@ -72,7 +74,7 @@ near "$period" 16 0.5 "by hand: period 16 ms"
 # The same through the rules
 cat >"$d/rules.json" <<'EOF'
 { "windows": { "run": { "from_marker": "[0] begins loop 0 phase 0 step 0",
-                        "to_marker": "trax: stop" } },
+                        "to_marker": "[0] exiting" } },
   "rules": [
     { "id": "on-cpu0", "metric": "residency", "task": "pinned", "cpus": [0], "window": "run",
       "expect": "== 100 %" },
