@@ -1,17 +1,23 @@
 /* cmd/cmd-collect.c: `trax collect`: capture ftrace while running a workload. */
+#include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "collect/collect.h"
+#include "collect/target.h"
+#include "util/outfile.h"
 
 const char cmd_collect_usage[] =
 	"usage: trax collect -o OUT.dat [-e EVENTS] [-p PRESETS] [-b KB] [-C CLOCK] [-t SECS]\n"
 	"                    [--cmdlines N] [--db DB] [--ignore-status] [--no-kallsyms]\n"
 	"                    [--no-redirect] [-w WORKLOAD.json | -- CMD [ARGS...]]\n"
+	"                    [--target TARGET [--target-dir DIR]]\n"
 	"       trax collect --extract INSTANCE -o OUT.dat\n"
 	"       trax collect --list-presets\n"
 	"\n"
@@ -37,6 +43,11 @@ const char cmd_collect_usage[] =
 	"      --no-redirect     do not show the instance as the workload's tracefs\n"
 	"      --extract NAME    write the content of the existing instance NAME (tracing\n"
 	"                        in it is turned off; the instance stays)\n"
+	"      --target TARGET   capture there: local (default), ssh://[user@]host[:port],\n"
+	"                        adb or adb:SERIAL; the workload runs there, the trace comes\n"
+	"                        back to OUT (the target runs the static collector of\n"
+	"                        `make static`, pushed on first use; see doc/devices.md)\n"
+	"      --target-dir DIR  folder on the target (default /tmp; adb: /data/local/tmp)\n"
 	"      --list-presets    print the presets and their events\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -49,6 +60,32 @@ static struct trax_capture *running;
 static void on_signal(int sig)
 {
 	trax_capture_interrupt(running, sig);
+}
+
+static void print_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "trax collect: %s\n", msg);
+}
+
+/* --tether (what a capture on a target runs): the capture ends when stdin closes, that is
+ * when the connection that started it is gone. */
+static void *tether_watch(void *arg)
+{
+	char buf[256];
+	ssize_t n;
+
+	(void)arg;
+	while ((n = read(0, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		;
+	trax_capture_interrupt(running, SIGHUP);
+	return NULL;
+}
+
+static void on_signal_remote(int sig)
+{
+	(void)sig;
+	trax_remote_interrupt();
 }
 
 static void print_warning(void *ctx, const char *msg)
@@ -81,9 +118,65 @@ static int parse_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
+/* --target: the capture runs on the target (collect/remote.c). */
+static int collect_on_target(struct trax_collect_opts *o, const char *spec, const char *dir)
+{
+	struct trax_error err = { 0 };
+	struct trax_target *t;
+	struct sigaction sa;
+	int ret;
+
+	if (o->extract)
+		return cmd_usage_error("collect", "--extract reads this machine's tracefs: not with "
+				       "--target");
+	if (o->argv && o->argv[0] && o->workload)
+		return cmd_usage_error("collect", "either -w WORKLOAD or -- CMD, not both");
+	if (o->presets && trax_collect_check_presets(o->presets, &err))
+		return cmd_usage_error("collect", "%s", err.msg);
+	if (target_parse(spec, &t, &err))
+		return cmd_usage_error("collect", "%s", err.msg);
+	{
+		const char *in[] = { o->workload };
+		char *inc = NULL;
+		const char *outs[3] = { o->output, NULL, o->db };
+
+		if (asprintf(&inc, "%s.incomplete", o->output) < 0)
+			inc = NULL;
+		outs[1] = inc;
+		ret = trax_outfile_check(in, 1, outs, 3, &err);
+		free(inc);
+		if (!ret && trax_outfile_special(o->output))
+			ret = trax_error_set(&err, TRAX_E_USAGE, "%s: not a regular file (a trace "
+					     "is written to a file)", o->output);
+		if (ret) {
+			target_free(t);
+			return cmd_usage_error("collect", "%s", err.msg);
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal_remote;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	ret = trax_collect_remote(o, t, dir, &err);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	target_free(t);
+	if (ret)
+		return cmd_fail("collect", &err);
+	if (o->db)
+		printf("database: %s\n", o->db);
+	return EXIT_OK;
+}
+
 int cmd_collect(int argc, char **argv)
 {
-	enum { O_CMDLINES = 256, O_DB, O_IGNORE, O_NOKSYMS, O_NOREDIR, O_EXTRACT, O_LIST };
+	enum { O_CMDLINES = 256, O_DB, O_IGNORE, O_NOKSYMS, O_NOREDIR, O_EXTRACT, O_LIST,
+	       O_TARGET, O_TARGET_DIR, O_TETHER };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "events", required_argument, NULL, 'e' },
@@ -99,10 +192,15 @@ int cmd_collect(int argc, char **argv)
 		{ "no-redirect", no_argument, NULL, O_NOREDIR },
 		{ "extract", required_argument, NULL, O_EXTRACT },
 		{ "list-presets", no_argument, NULL, O_LIST },
+		{ "target", required_argument, NULL, O_TARGET },
+		{ "target-dir", required_argument, NULL, O_TARGET_DIR },
+		{ "tether", no_argument, NULL, O_TETHER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct trax_collect_opts o = { .warn = print_warning };
+	struct trax_collect_opts o = { .warn = print_warning, .note = print_note };
+	const char *target = NULL, *target_dir = NULL;
+	int tether = 0;
 	struct trax_error err = { 0 };
 	struct trax_capture *cap = NULL;
 	const struct trax_capture_stats *st;
@@ -143,6 +241,9 @@ int cmd_collect(int argc, char **argv)
 		case O_NOREDIR: o.no_redirect = 1; break;
 		case O_EXTRACT: o.extract = optarg; break;
 		case O_LIST: return list_presets();
+		case O_TARGET: target = optarg; break;
+		case O_TARGET_DIR: target_dir = optarg; break;
+		case O_TETHER: tether = 1; break;
 		case 'h':
 			return EXIT_OK;
 		default:
@@ -153,9 +254,20 @@ int cmd_collect(int argc, char **argv)
 		o.argv = argv + optind;
 	if (!o.output)
 		return cmd_usage_error("collect", "missing -o OUT.dat");
+	if (target && strcmp(target, "local"))
+		return collect_on_target(&o, target, target_dir);
+	if (target_dir)
+		return cmd_usage_error("collect", "--target-dir goes with --target");
 	ret = trax_capture_alloc(&o, &cap, &err);
 	if (ret)
 		return cmd_usage_error("collect", "%s", err.msg);
+	if (tether) {
+		pthread_t th;
+
+		running = cap;
+		if (pthread_create(&th, NULL, tether_watch, NULL) == 0)
+			pthread_detach(th);
+	}
 
 	running = cap;
 	memset(&sa, 0, sizeof(sa));

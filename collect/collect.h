@@ -36,6 +36,8 @@ struct trax_collect_opts {
 				 * capturing (no workload; the instance is left in place) */
 	/* Warnings (missing preset events, lost events, ...): one line each, no newline. */
 	void (*warn)(void *ctx, const char *msg);
+	/* What a capture on a target does (pushes, clean-ups): one line each; may be NULL. */
+	void (*note)(void *ctx, const char *msg);
 	void *warn_ctx;
 };
 
@@ -84,8 +86,24 @@ const struct trax_capture_stats *trax_capture_get_stats(const struct trax_captur
 /* Free cap; removes the instance if it still exists. cap may be NULL. */
 void trax_capture_free(struct trax_capture *cap);
 
+struct trax_target;
+
+/*
+ * The capture on a target (collect/remote.c, doc/devices.md): the target's static collector
+ * runs it there with the options of o, and the trace comes back to o->output (or
+ * o->output.incomplete). target_dir: the folder on the target (NULL: /tmp over ssh,
+ * /data/local/tmp over adb). 0, or a negative error naming the target.
+ */
+int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t,
+			const char *target_dir, struct trax_error *err);
+/* Stop a capture on a target (async-signal-safe): its stdin closes, so it stops and keeps
+ * what it has as incomplete. */
+void trax_remote_interrupt(void);
+
 /* The preset names, NULL-terminated; must not be freed. */
 const char *const *trax_collect_presets(void);
+/* Check that every name of a -p list is a preset: 0, or an error naming the nearest one. */
+int trax_collect_check_presets(const char *presets, struct trax_error *err);
 /* The events of a preset ("system:event", NULL-terminated), or NULL for an unknown name. */
 const char *const *trax_collect_preset_events(const char *preset);
 

@@ -478,3 +478,8 @@ int ev_resolve(const char *tracing_dir, const char *events, const char *presets_
 		ev_list_release(out);
 	return ret;
 }
+
+int trax_collect_check_presets(const char *presets, struct trax_error *err)
+{
+	return ev_check_presets(presets, err);
+}

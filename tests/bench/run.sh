@@ -24,9 +24,10 @@
 # memory) and peak VmRSS (also the mapped trace file) of each command.
 # Perfetto: big-v6.dat exported with `trax export` (bench-out/big.pftrace) and four copies of
 # it end to end (big-x4.pftrace), loaded by trax in turns with a load of big-v6.dat, best of
-# max(3, REPEAT) rounds: events/s against the trace.dat load of
+# max(5, REPEAT) rounds: events/s against the trace.dat load of
 # the same run (target: at least as fast), and peak RssAnon at both sizes (target: flat,
 # under 150 MiB).
+# TRAX_BENCH_ONLY=perfetto runs the Perfetto part alone (with its own trace.dat loads).
 # TRAX_BENCH_PERF=1 adds a `perf record` of one trax load and prints its top symbols.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -142,7 +143,10 @@ record() {
 
 have_trace() {
 	local f
-	for f in big-v6 big-v7-zstd; do
+	only=${TRAX_BENCH_ONLY:-}
+dats="big-v6 big-v7-zstd"
+[ "$only" = perfetto ] && dats=
+for f in $dats; do
 		[ -s "$out/$f.dat" ] && [ -s "$out/$f.count" ] || return 1
 		[ "$(cat "$out/$f.count")" -ge "$min_events" ] || return 1
 	done
@@ -189,7 +193,10 @@ div() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { printf f, a / b }'; }
 
 summary=()
 verdict=()
-for f in big-v6 big-v7-zstd; do
+only=${TRAX_BENCH_ONLY:-}
+dats="big-v6 big-v7-zstd"
+[ "$only" = perfetto ] && dats=
+for f in $dats; do
 	dat=$out/$f.dat
 	n=$(cat "$out/$f.count")
 	cat "$dat" >/dev/null
@@ -253,7 +260,7 @@ if [ ! -s "$pf" ] || [ "$pf" -ot "$out/big-v6.dat" ]; then
 	mv "$pf4.tmp" "$pf4"
 fi
 sync	# the files just written are not flushed while the loads below are timed
-# The three loads take turns, $repeat rounds (at least 3), so that the trace.dat load they are
+# The three loads take turns, $repeat rounds (at least 5), so that the trace.dat load they are
 # compared with ran under the same conditions; the fastest run of each is kept.
 keep_best() { # report stdout cmd...
 	local rep=$1 so=$2
@@ -266,7 +273,7 @@ keep_best() { # report stdout cmd...
 	fi
 }
 cat "$out/big-v6.dat" "$pf" "$pf4" >/dev/null
-rounds=$((repeat < 3 ? 3 : repeat))
+rounds=$((repeat < 5 ? 5 : repeat))
 rm -f "$tmpd/pf-dat" "$tmpd/pf-big" "$tmpd/pf-big-x4"
 for ((r = 0; r < rounds; r++)); do
 	rm -f "$out/big-v6.db" "$out/big.db" "$out/big-x4.db"
@@ -318,6 +325,7 @@ echo
 printf '%s\n' "${verdict[@]}"
 echo "(libtracecmd 1.3 maps uncompressed CPU data, file-backed, but decompresses zstd CPU data"
 echo " into anonymous memory: on zstd files RssAnon follows the trace size for trace-cmd too)"
+[ "$only" = perfetto ] && exit 0
 echo
 echo "== trax check: 20 rules on the loaded v6 database"
 "$top/tests/bench/check.sh" "$build" "$out/big-v6.db"
