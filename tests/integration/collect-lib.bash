@@ -5,6 +5,9 @@
 #   no_instance PID   passes when tracefs has no trax-collect-PID instance
 #   report_counts DAT   "event count" lines from `trace-cmd report`, sorted
 #   trax_counts DB      the same from the db's event_type table
+#   rtapp_shape REPORT COMM:PID   a periodic rt-app task's shape by hand from trace-cmd's
+#                     report, between "[0] begins loop 0 phase 0 step 0" and "[0] exiting":
+#                     "OFF_CPU0 ACTIVATIONS DUTY%", then the intervals between activations (ms)
 TRACEFS=${TRAX_TRACEFS:-/sys/kernel/tracing}
 DATSTAT=${TRAX_BUILD:-$TOP/build}/tools/datstat
 
@@ -46,4 +49,26 @@ report_counts() {
 
 trax_counts() {
 	q "$1" "SELECT name || ' ' || count FROM event_type WHERE count > 0" | sort
+}
+
+# trace-cmd's sched_switch lines (prev:pid [prio] state ==> next:pid [prio]) of task $2: switch-
+# ins off CPU 0, activations (switch-ins after a sleep, and the first), duty cycle
+rtapp_shape() { # report comm:pid
+	awk -v me="$2" '
+	function t(s) { sub(/:$/, "", s); return s + 0 }
+	function at() { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) return t($(i + 1)) }
+	/tracing_mark_write: \[0\] begins loop 0 phase 0 step 0$/ { ws = at() }
+	/tracing_mark_write: \[0\] exiting$/ { we = at() }
+	/sched_switch:/ && ws && !we {
+		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { cpu = $i; ts = t($(i + 1)); break }
+		for (i = 1; i <= NF; i++) if ($i == "==>") { prev = $(i - 3); st = $(i - 1); next_ = $(i + 1) }
+		if (next_ == me) { start = ts; ins++; if (cpu != "[000]") off++
+			if (slept || ins == 1) { acts[++na] = ts } ; slept = 0 }
+		if (prev == me && start) { run += ts - start; start = 0; if (st ~ /^[SD]/) slept = 1 }
+	}
+	END {
+		if (start) run += we - start
+		printf "%d %d %.2f\n", off + 0, na, run / (we - ws) * 100
+		for (i = 2; i <= na; i++) printf "%.6f\n", (acts[i] - acts[i - 1]) * 1000
+	}' "$1"
 }

@@ -45,23 +45,7 @@ fi
 
 # The shape by hand, from trace-cmd's sched_switch lines (prev:pid [prio] state ==> next:pid
 # [prio]) between "[0] begins loop 0 phase 0 step 0" and "[0] exiting"
-awk -v me="pinned:$pinned_pid" '
-	function t(s) { sub(/:$/, "", s); return s + 0 }
-	function at() { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) return t($(i + 1)) }
-	/tracing_mark_write: \[0\] begins loop 0 phase 0 step 0$/ { ws = at() }
-	/tracing_mark_write: \[0\] exiting$/ { we = at() }
-	/sched_switch:/ && ws && !we {
-		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { cpu = $i; ts = t($(i + 1)); break }
-		for (i = 1; i <= NF; i++) if ($i == "==>") { prev = $(i - 3); st = $(i - 1); next_ = $(i + 1) }
-		if (next_ == me) { start = ts; ins++; if (cpu != "[000]") off++
-			if (slept || ins == 1) { acts[++na] = ts } ; slept = 0 }
-		if (prev == me && start) { run += ts - start; start = 0; if (st ~ /^[SD]/) slept = 1 }
-	}
-	END {
-		if (start) run += we - start
-		printf "%d %d %.2f\n", off + 0, na, run / (we - ws) * 100
-		for (i = 2; i <= na; i++) printf "%.6f\n", (acts[i] - acts[i - 1]) * 1000
-	}' "$d/report" >"$d/shape"
+rtapp_shape "$d/report" "pinned:$pinned_pid" >"$d/shape"
 read -r off acts duty <"$d/shape"
 # the median interval between activations (mean of the middle two for an even count)
 period=$(tail -n +2 "$d/shape" | sort -n | awk '{ v[NR] = $1 }
