@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "collect/collect.h"
+#include "collect/pfconfig.h"
 
 const char cmd_collect_usage[] =
 	"usage: trax collect -o OUT.dat [-e EVENTS] [-p PRESETS] [-b KB] [-C CLOCK] [-t SECS]\n"
@@ -14,6 +15,8 @@ const char cmd_collect_usage[] =
 	"                    [--no-redirect] [-w WORKLOAD.json | -- CMD [ARGS...]]\n"
 	"       trax collect --extract INSTANCE -o OUT.dat\n"
 	"       trax collect --list-presets\n"
+	"       trax collect --print-perfetto-config [-e EVENTS] [-p PRESETS] [-b KB] [-t SECS]\n"
+	"                    [--atrace CATS] [--atrace-apps APPS]\n"
 	"\n"
 	"Capture ftrace events in a private tracefs instance while a workload runs, draining the\n"
 	"per-CPU ring buffers as it goes, and write a trace.dat (version 6) that trace-cmd and\n"
@@ -38,6 +41,11 @@ const char cmd_collect_usage[] =
 	"      --extract NAME    write the content of the existing instance NAME (tracing\n"
 	"                        in it is turned off; the instance stays)\n"
 	"      --list-presets    print the presets and their events\n"
+	"      --print-perfetto-config  print the Perfetto trace config (text) that a device\n"
+	"                        without root records for these options, and on stderr what\n"
+	"                        that path cannot record (doc/android.md)\n"
+	"      --atrace CATS     Perfetto only: atrace categories to add (comma separated)\n"
+	"      --atrace-apps APPS  Perfetto only: apps whose atrace markers to record\n"
 	"  -h, --help            this help\n"
 	"\n"
 	"Exit status: 0 captured; 2 usage error, not root, no tracefs, unknown event, rt-app\n"
@@ -70,6 +78,23 @@ static int list_presets(void)
 	return EXIT_OK;
 }
 
+/* The config on stdout, the path's limits on stderr (so that stdout is the config alone). */
+static int print_perfetto_config(const struct trax_collect_opts *o)
+{
+	struct trax_error err = { 0 };
+	char *text, **limits;
+
+	if (trax_perfetto_config(o, &text, &err))
+		return cmd_usage_error("collect", "%s", err.msg);
+	fputs(text, stdout);
+	free(text);
+	limits = trax_perfetto_limits(o);
+	for (char **p = limits; *p; p++)
+		fprintf(stderr, "trax collect: perfetto path: %s\n", *p);
+	trax_perfetto_limits_free(limits);
+	return EXIT_OK;
+}
+
 static int parse_uint(const char *s, unsigned max, unsigned *out)
 {
 	char *end;
@@ -83,7 +108,8 @@ static int parse_uint(const char *s, unsigned max, unsigned *out)
 
 int cmd_collect(int argc, char **argv)
 {
-	enum { O_CMDLINES = 256, O_DB, O_IGNORE, O_NOKSYMS, O_NOREDIR, O_EXTRACT, O_LIST };
+	enum { O_CMDLINES = 256, O_DB, O_IGNORE, O_NOKSYMS, O_NOREDIR, O_EXTRACT, O_LIST,
+	       O_PFCONFIG, O_ATRACE, O_ATRACE_APPS };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "events", required_argument, NULL, 'e' },
@@ -99,6 +125,9 @@ int cmd_collect(int argc, char **argv)
 		{ "no-redirect", no_argument, NULL, O_NOREDIR },
 		{ "extract", required_argument, NULL, O_EXTRACT },
 		{ "list-presets", no_argument, NULL, O_LIST },
+		{ "print-perfetto-config", no_argument, NULL, O_PFCONFIG },
+		{ "atrace", required_argument, NULL, O_ATRACE },
+		{ "atrace-apps", required_argument, NULL, O_ATRACE_APPS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -108,7 +137,7 @@ int cmd_collect(int argc, char **argv)
 	const struct trax_capture_stats *st;
 	struct sigaction sa;
 	char *end;
-	int c, ret;
+	int c, ret, pfconfig = 0;
 
 	if (cmd_wants_help(argc, argv, cmd_collect_usage))
 		return EXIT_OK;
@@ -143,6 +172,9 @@ int cmd_collect(int argc, char **argv)
 		case O_NOREDIR: o.no_redirect = 1; break;
 		case O_EXTRACT: o.extract = optarg; break;
 		case O_LIST: return list_presets();
+		case O_PFCONFIG: pfconfig = 1; break;
+		case O_ATRACE: o.atrace_categories = optarg; break;
+		case O_ATRACE_APPS: o.atrace_apps = optarg; break;
 		case 'h':
 			return EXIT_OK;
 		default:
@@ -151,6 +183,11 @@ int cmd_collect(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (pfconfig)
+		return print_perfetto_config(&o);
+	if (o.atrace_categories || o.atrace_apps)
+		return cmd_usage_error("collect", "--atrace and --atrace-apps apply to Perfetto "
+				       "captures (see --print-perfetto-config)");
 	if (!o.output)
 		return cmd_usage_error("collect", "missing -o OUT.dat");
 	ret = trax_capture_alloc(&o, &cap, &err);
