@@ -12,6 +12,7 @@
 #include "collect/collect.h"
 #include "collect/target.h"
 #include "util/outfile.h"
+#include "collect/pfconfig.h"
 
 const char cmd_collect_usage[] =
 	"usage: trax collect -o OUT.dat [-e EVENTS] [-p PRESETS] [-b KB] [-C CLOCK] [-t SECS]\n"
@@ -20,6 +21,8 @@ const char cmd_collect_usage[] =
 	"                    [--target TARGET [--target-dir DIR]]\n"
 	"       trax collect --extract INSTANCE -o OUT.dat\n"
 	"       trax collect --list-presets\n"
+	"       trax collect --print-perfetto-config [-e EVENTS] [-p PRESETS] [-b KB] [-t SECS]\n"
+	"                    [--atrace CATS] [--atrace-apps APPS]\n"
 	"\n"
 	"Capture ftrace events in a private tracefs instance while a workload runs, draining the\n"
 	"per-CPU ring buffers as it goes, and write a trace.dat (version 6) that trace-cmd and\n"
@@ -49,6 +52,11 @@ const char cmd_collect_usage[] =
 	"                        `make static`, pushed on first use; see doc/devices.md)\n"
 	"      --target-dir DIR  folder on the target (default /tmp; adb: /data/local/tmp)\n"
 	"      --list-presets    print the presets and their events\n"
+	"      --print-perfetto-config  print the Perfetto trace config (text) that a device\n"
+	"                        without root records for these options, and on stderr what\n"
+	"                        that path cannot record (doc/android.md)\n"
+	"      --atrace CATS     Perfetto only: atrace categories to add (comma separated)\n"
+	"      --atrace-apps APPS  Perfetto only: apps whose atrace markers to record\n"
 	"  -h, --help            this help\n"
 	"\n"
 	"Exit status: 0 captured; 2 usage error, not root, no tracefs, unknown event, rt-app\n"
@@ -104,6 +112,23 @@ static int list_presets(void)
 			printf(" %s", ev[i]);
 		printf("\n");
 	}
+	return EXIT_OK;
+}
+
+/* The config on stdout, the path's limits on stderr (so that stdout is the config alone). */
+static int print_perfetto_config(const struct trax_collect_opts *o)
+{
+	struct trax_error err = { 0 };
+	char *text, **limits;
+
+	if (trax_perfetto_config(o, &text, &err))
+		return cmd_usage_error("collect", "%s", err.msg);
+	fputs(text, stdout);
+	free(text);
+	limits = trax_perfetto_limits(o);
+	for (char **p = limits; *p; p++)
+		fprintf(stderr, "trax collect: perfetto path: %s\n", *p);
+	trax_perfetto_limits_free(limits);
 	return EXIT_OK;
 }
 
@@ -176,7 +201,7 @@ static int collect_on_target(struct trax_collect_opts *o, const char *spec, cons
 int cmd_collect(int argc, char **argv)
 {
 	enum { O_CMDLINES = 256, O_DB, O_IGNORE, O_NOKSYMS, O_NOREDIR, O_EXTRACT, O_LIST,
-	       O_TARGET, O_TARGET_DIR, O_TETHER };
+	       O_TARGET, O_TARGET_DIR, O_TETHER, O_PFCONFIG, O_ATRACE, O_ATRACE_APPS };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "events", required_argument, NULL, 'e' },
@@ -195,6 +220,9 @@ int cmd_collect(int argc, char **argv)
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "target-dir", required_argument, NULL, O_TARGET_DIR },
 		{ "tether", no_argument, NULL, O_TETHER },
+		{ "print-perfetto-config", no_argument, NULL, O_PFCONFIG },
+		{ "atrace", required_argument, NULL, O_ATRACE },
+		{ "atrace-apps", required_argument, NULL, O_ATRACE_APPS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -206,7 +234,7 @@ int cmd_collect(int argc, char **argv)
 	const struct trax_capture_stats *st;
 	struct sigaction sa;
 	char *end;
-	int c, ret;
+	int c, ret, pfconfig = 0;
 
 	if (cmd_wants_help(argc, argv, cmd_collect_usage))
 		return EXIT_OK;
@@ -244,6 +272,9 @@ int cmd_collect(int argc, char **argv)
 		case O_TARGET: target = optarg; break;
 		case O_TARGET_DIR: target_dir = optarg; break;
 		case O_TETHER: tether = 1; break;
+		case O_PFCONFIG: pfconfig = 1; break;
+		case O_ATRACE: o.atrace_categories = optarg; break;
+		case O_ATRACE_APPS: o.atrace_apps = optarg; break;
 		case 'h':
 			return EXIT_OK;
 		default:
@@ -252,6 +283,11 @@ int cmd_collect(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (pfconfig)
+		return print_perfetto_config(&o);
+	if (o.atrace_categories || o.atrace_apps)
+		return cmd_usage_error("collect", "--atrace and --atrace-apps apply to Perfetto "
+				       "captures (see --print-perfetto-config)");
 	if (!o.output)
 		return cmd_usage_error("collect", "missing -o OUT.dat");
 	if (target && strcmp(target, "local"))

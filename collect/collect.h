@@ -34,6 +34,9 @@ struct trax_collect_opts {
 	int no_redirect;	/* do not point the workload's tracefs paths at the instance */
 	const char *extract;	/* write the content of this existing instance instead of
 				 * capturing (no workload; the instance is left in place) */
+	const char *atrace_categories;	/* Perfetto captures only (collect/pfconfig.h): atrace
+					 * categories added to the presets', comma list, or NULL */
+	const char *atrace_apps;	/* the same: apps whose atrace markers to record, or NULL */
 	/* Warnings (missing preset events, lost events, ...): one line each, no newline. */
 	void (*warn)(void *ctx, const char *msg);
 	/* What a capture on a target does (pushes, clean-ups): one line each; may be NULL. */
