@@ -285,9 +285,9 @@ int cmd_collect(int argc, char **argv)
 		o.argv = argv + optind;
 	if (pfconfig)
 		return print_perfetto_config(&o);
-	if (o.atrace_categories || o.atrace_apps)
+	if ((o.atrace_categories || o.atrace_apps) && !(target && !strncmp(target, "adb", 3)))
 		return cmd_usage_error("collect", "--atrace and --atrace-apps apply to Perfetto "
-				       "captures (see --print-perfetto-config)");
+				       "captures: --target adb (see --print-perfetto-config)");
 	if (!o.output)
 		return cmd_usage_error("collect", "missing -o OUT.dat");
 	if (target && strcmp(target, "local"))

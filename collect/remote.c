@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/android.h"
 #include "collect/collect.h"
 #include "collect/target.h"
 #include "parse/parse.h"
@@ -563,16 +564,6 @@ static int remote_error(struct remote *r, const struct strbuf *errs, int status,
 	return -TRAX_E_IO;
 }
 
-/* A phone without root: its own perfetto records (collect/android.c). */
-static int trax_collect_perfetto(const struct trax_collect_opts *o, struct trax_target *t,
-				 struct trax_error *err)
-{
-	(void)o;
-	return trax_error_set(err, TRAX_E_PERM, "%s: adbd cannot run as root (a production "
-			      "build), and the Perfetto path is not available in this trax",
-			      t->spec);
-}
-
 int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t,
 			const char *target_dir, struct trax_error *err)
 {
@@ -585,7 +576,7 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 	r.base = target_dir ? target_dir : t->kind == TARGET_ADB ? "/data/local/tmp" : "/tmp";
 	ret = probe(&r, err);
 	if (ret == PROBE_NO_ROOT) {
-		ret = trax_collect_perfetto(o, t, err);
+		ret = trax_collect_android(o, t, err);	/* collect/android.c */
 		goto out;
 	}
 	if (ret)
