@@ -627,9 +627,13 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 		strbuf_addf(&inc, "%s.dat.incomplete", r.run);
 		if (remote_exists(&r, inc.buf) && !fetch(&r, 0, &e)) {
 			struct trax_error full = *err;
+			char *kept = strstr(full.msg, "; partial trace kept as ");
 
-			trax_error_set(err, full.code, "%s (fetched as %s.incomplete)", full.msg,
-				       o->output);
+			/* the collector names its own path: the host's copy is what counts */
+			if (kept)
+				*kept = 0;
+			trax_error_set(err, full.code, "%s; the part captured so far is in "
+				       "%s.incomplete", full.msg, o->output);
 		}
 		strbuf_release(&inc);
 		ret = -TRAX_E_IO;

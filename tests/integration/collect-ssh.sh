@@ -181,6 +181,22 @@ for _ in $(seq 100); do
 done
 _result $gone "a lost connection: the collector removed its instance" "$(ls "$TRACEFS/instances")"
 
+# Ctrl-C on the host: the capture on the target stops the same way, its part comes back
+run_bg "$d/out" "$d/err" "$TRAX" collect --target "$T" --target-dir "$TD" -e sched:sched_switch \
+	-o "$d/int.dat" -- sleep 30
+intr=$bg_pid
+for _ in $(seq 100); do
+	ls "$TRACEFS/instances" | grep -q trax-collect && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT $intr
+wait $intr
+is "$?" 2 "Ctrl-C on the host: exit 2"
+grep -q "^trax collect: $T: interrupted.*; the part captured so far is in $d/int.dat.incomplete$" "$d/err" &&
+	[ "$(wc -l <"$d/err")" -eq 1 ] && [ ! -e "$d/int.dat" ] && [ -s "$d/int.dat.incomplete" ]
+_result $? "Ctrl-C on the host: one line, and the part captured so far in OUT.incomplete" "$(cat "$d/err")"
+
 # Errors a user meets: one line each, exit 2, no trace
 err_case() { # desc want-pattern out cmd...
 	local desc=$1 want=$2 out=$3 rc
