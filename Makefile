@@ -5,7 +5,7 @@
 #   make demo       install missing packages, build ./build/trax only, run trax on the shipped
 #                   trace and rules, and as root capture and check a live rt-app workload
 #   make check      install missing packages, mount tracefs as root, build, run every test (plain
-#                   and ASan+UBSan builds)
+#                   and ASan+UBSan builds; the fuzz targets and make static are built too)
 #   make test       build, then run every test against ./build only
 #   make bench      benchmarks against trace-cmd and the SQLite ceiling (not part of check)
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/ and run each for
