@@ -5,12 +5,15 @@
 #   make demo       install missing packages, build ./build/trax only, run trax on the shipped
 #                   trace and rules, and as root capture and check a live rt-app workload
 #   make check      install missing packages, mount tracefs as root, build, run every test (plain
-#                   and ASan+UBSan builds)
+#                   and ASan+UBSan builds; the fuzz targets and make static are built too)
 #   make test       build, then run every test against ./build only
 #   make bench      benchmarks against trace-cmd and the SQLite ceiling (not part of check)
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/ and run each for
 #                   SECONDS seconds (default 60); make fuzz-build only builds them
 #   make SANITIZE=1 build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
+#   make static     fully static collectors, build-static/x86_64/trax and build-static/aarch64/trax
+#                   (cross-compiled; make static installs the cross toolchain and the arm64
+#                   packages): collect and the commands that need neither libtracecmd nor cairo
 #   make V=1        show full compiler command lines
 #   make install    install trax and its man pages under PREFIX (default /usr/local; DESTDIR,
 #                   BINDIR and MANDIR honoured); make uninstall removes them
@@ -77,7 +80,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBTRAX := $(BUILD)/libtrax.a
 TRAX := $(BUILD)/trax
 
-.PHONY: all demo check test bench deps clean install uninstall doc fuzz fuzz-build
+.PHONY: all demo check test bench deps clean install uninstall doc fuzz fuzz-build static
 all: $(TRAX) $(UNIT_BIN) $(TOOL_BIN)
 
 $(BUILD)/%.o: %.c
@@ -119,6 +122,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
 	$(Q)$(MAKE) --no-print-directory fuzz-build
+	$(Q)$(MAKE) --no-print-directory static
 	$(Q)tests/run.sh build build-san
 
 test: all
@@ -168,6 +172,51 @@ fuzz-build:
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(FUZZ_BUILD) $(SECONDS)
 
+# The static collectors (doc/static.md): the sources of build/trax but for what needs
+# libtracecmd (no static archive in Debian) or cairo (plot/, report/), with static/none.c in
+# their place, compiled by each architecture's gcc against its multiarch packages
+# (/usr/lib/TRIPLET/pkgconfig) into build-static/ARCH/, and linked with -static. The objects
+# are their own: the normal build's flags and objects stay as they are.
+STATIC_BUILD := build-static
+STATIC_ARCHS := x86_64 aarch64
+STATIC_PKG_NAMES := libtracefs libtraceevent sqlite3 jansson libcrypto zlib
+STATIC_LEFT_OUT := parse/dat.c parse/datlayout.c $(wildcard plot/*.c report/*.c) \
+	cmd/cmd-plot.c cmd/cmd-report.c
+STATIC_SRC := $(filter-out $(STATIC_LEFT_OUT),$(LIB_SRC) $(CMD_SRC)) static/none.c
+STATIC_OPT ?= -O2 -g
+STATIC_BIN := $(STATIC_ARCHS:%=$(STATIC_BUILD)/%/trax)
+
+# pkg-config of architecture $(1), run once when first needed (the packages may have just
+# been installed by make static)
+static_pkg = PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=/usr/lib/$(1)-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	$(PKG_CONFIG) --static
+
+define STATIC_ARCH
+STATIC_CC_$(1) ?= $(1)-linux-gnu-gcc
+STATIC_CFLAGS_$(1) = $$(eval STATIC_CFLAGS_$(1) := -std=gnu11 $(STATIC_OPT) $(WARN) -MMD -MP \
+	-D_GNU_SOURCE -I. -DTRAX_VERSION=\"$(VERSION)\" -DTRAX_STATIC=\"$(1)\" \
+	$$$$(shell $(call static_pkg,$(1)) --cflags $(STATIC_PKG_NAMES)))$$(STATIC_CFLAGS_$(1))
+STATIC_LIBS_$(1) = $$(eval STATIC_LIBS_$(1) := \
+	$$$$(shell $(call static_pkg,$(1)) --libs $(STATIC_PKG_NAMES)) -lpthread -lm)$$(STATIC_LIBS_$(1))
+STATIC_OBJ_$(1) := $(STATIC_SRC:%.c=$(STATIC_BUILD)/$(1)/%.o)
+
+$(STATIC_BUILD)/$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,CC-$(1),$$<)$$(STATIC_CC_$(1)) $$(STATIC_CFLAGS_$(1)) -c -o $$@ $$<
+
+$(STATIC_BUILD)/$(1)/trax: $$(STATIC_OBJ_$(1))
+	$$(call quiet,LINK,$$@)$$(STATIC_CC_$(1)) -static -o $$@ $$^ $$(STATIC_LIBS_$(1)) \
+		2>$$@.ld; st=$$$$?; awk -f static/link-warnings.awk $$@.ld >&2; rm -f $$@.ld; \
+		exit $$$$st
+
+-include $$(STATIC_OBJ_$(1):.o=.d)
+endef
+$(foreach a,$(STATIC_ARCHS),$(eval $(call STATIC_ARCH,$(a))))
+
+static:
+	$(Q)scripts/deps.sh static
+	$(Q)$(MAKE) --no-print-directory $(STATIC_BIN)
+
 # trax help COMMAND finds the pages beside the binary: PREFIX/bin/trax, PREFIX/share/man/man1.
 install: $(TRAX)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -178,7 +227,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/trax $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-static
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TOOL_BIN:=.d) \
 	$(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz-%.d) \

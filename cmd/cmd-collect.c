@@ -290,6 +290,15 @@ int cmd_collect(int argc, char **argv)
 				       "captures: --target adb (see --print-perfetto-config)");
 	if (!o.output)
 		return cmd_usage_error("collect", "missing -o OUT.dat");
+#ifdef TRAX_STATIC
+	/* loading needs the trace.dat reader (static/none.c): said before anything is captured */
+	if (o.db) {
+		fprintf(stderr, "trax collect: --db %s: this static build of trax cannot load "
+			"trace.dat files (it has no libtracecmd); capture without --db and load "
+			"%s with a full trax\n", o.db, o.output);
+		return EXIT_INPUT;
+	}
+#endif
 	if (target && strcmp(target, "local"))
 		return collect_on_target(&o, target, target_dir);
 	if (target_dir)

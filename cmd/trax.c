@@ -200,6 +200,14 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *optstring,
 	return '?';
 }
 
+#ifdef TRAX_STATIC
+/* make static: the collector for a device, built from static archives only (static/none.c) */
+static const char static_note[] =
+	"static build for " TRAX_STATIC ": collect; load, info, query, check, gate and export of\n"
+	"text, systrace and Perfetto traces. Not in it: reading trace.dat (no libtracecmd: load,\n"
+	"collect --db), plot and report (no cairo).\n";
+#endif
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: trax COMMAND [ARGS]\n       trax help COMMAND\n       trax --version\n"
@@ -208,6 +216,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", c->name, c->summary);
 	fprintf(f, "\n'trax COMMAND --help' lists a command's options; 'trax help COMMAND' shows its\n"
 		"manual page.\n");
+#ifdef TRAX_STATIC
+	fprintf(f, "\n%s", static_note);
+#endif
 }
 
 /*
@@ -381,6 +392,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
 	    !strcmp(argv[1], "version")) {
 		printf("trax %s\n", TRAX_VERSION);
+#ifdef TRAX_STATIC
+		fputs(static_note, stdout);
+#endif
 		return EXIT_OK;
 	}
 	c = cmd_find(argv[1]);
