@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -268,6 +269,24 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 		strbuf_adds(&cmd, "rm -f ");
 		sh_quote(&cmd, remote.buf);
 		sh(t, cmd.buf, -1, -1, NULL, NULL, &e);
+	}
+	if (!ret) {
+		/* perfetto exits 0 even when the service refused the session: no file, or
+		 * an empty one */
+		struct stat st;
+		const char *got = wl_status && !o->ignore_status ? inc.buf : o->output;
+
+		if (stat(got, &st) || st.st_size == 0) {
+			unlink(got);
+			ret = trax_error_set(err, TRAX_E_IO, "%s: the device's perfetto wrote an "
+					     "empty trace (its tracing service refused the "
+					     "session?)", t->spec);
+		}
+	} else if (strstr(err->msg, "cannot pull")) {
+		struct trax_error e = *err;
+
+		trax_error_set(err, TRAX_E_IO, "%s: the device's perfetto wrote no trace (its "
+			       "tracing service refused the session?): %s", t->spec, e.msg);
 	}
 	if (ret)
 		goto out;

@@ -169,8 +169,8 @@ again:
 		ret = PROBE_NO_ROOT;	/* refused: the caller takes the Perfetto path */
 		goto out;
 	}
-	ret = trax_error_set(err, TRAX_E_PERM, "%s: not root (uid %ld) even after `adb root`",
-			     r->t->spec, uid);
+	/* adb root answered, yet adbd is still not root: as refused (adb's status says nothing) */
+	ret = PROBE_NO_ROOT;
 out:
 	strbuf_release(&out);
 	strbuf_release(&errs);
@@ -430,6 +430,16 @@ static char *sibling(const char *out, const char *suffix)
 	return strbuf_detach(&sb);
 }
 
+/* Whether p[0..n) is the run's trace as the collector names it (a path ending in
+ * /run-ID.dat: the target may show its folder under another name, a symbolic link). */
+static int is_run_path(const struct remote *r, const char *p, size_t n)
+{
+	const char *base = strrchr(r->run, '/');
+	size_t bl = strlen(base);
+
+	return n >= bl + 4 && !memcmp(p + n - bl - 4, base, bl) && !memcmp(p + n - 4, ".dat", 4);
+}
+
 /* The remote collector's summary line with its path replaced by the local one. */
 static void print_summary(struct remote *r, const char *text, const char *local_out)
 {
@@ -443,7 +453,7 @@ static void print_summary(struct remote *r, const char *text, const char *local_
 		strbuf_reset(&line);
 		if (!strncmp(p, "workload log: ", 14)) {
 			strbuf_addf(&line, "workload log: %s", log);
-		} else if (colon && !strncmp(p, r->run, strlen(r->run))) {
+		} else if (colon && is_run_path(r, p, colon - p)) {
 			strbuf_addf(&line, "%s:%.*s (captured on %s)", local_out,
 				    (int)(n - (colon + 1 - p)), colon + 1, r->t->spec);
 		} else {
@@ -610,6 +620,10 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 	ret = target_sh(t, cmd.buf, &io, err);
 	close(pfd[0]);
 	trax_remote_interrupt();
+	if (!ret && io.status && t->kind == TARGET_ADB && !target_alive(t)) {
+		/* adb says nothing of its own when the device goes mid-command */
+		ret = trax_error_set(err, TRAX_E_IO, "%s: connection lost", t->spec);
+	}
 	if (ret) {
 		if (strstr(err->msg, "connection lost"))
 			ret = rescue(&r, err);

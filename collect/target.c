@@ -352,8 +352,8 @@ static int adb_failure(const struct trax_target *t, const struct target_io *io,
 		       struct trax_error *err)
 {
 	static const struct { const char *pat, *what; } why[] = {
-		{ "error: no devices", "no device attached" },
-		{ "not found", "no such device" },
+		{ "no devices/emulators found", "no device attached" },
+		{ "' not found", "no such device" },
 		{ "error: device offline", "device offline" },
 		{ "error: device unauthorized", "device unauthorized (accept the computer's key on "
 		  "the device)" },
@@ -365,10 +365,15 @@ static int adb_failure(const struct trax_target *t, const struct target_io *io,
 	struct strbuf line = STRBUF_INIT;
 	int ret = 0;
 
+	const char *e = io->errs.buf;
+
+	/* adb's notes of starting its server come first ("* daemon not running; starting
+	 * now at tcp:5037", "* daemon started successfully") */
+	while (!strncmp(e, "* ", 2) && strchr(e, '\n'))
+		e = strchr(e, '\n') + 1;
 	/* only adb's own words: its first line of stderr (a command's stderr is its own) */
-	if (io->status == 0 || (strncmp(io->errs.buf, "error: ", 7) &&
-				strncmp(io->errs.buf, "adb: error: ", 12) &&
-				!strstr(io->errs.buf, "cannot connect to daemon")))
+	if (io->status == 0 || (strncmp(e, "error: ", 7) && strncmp(e, "adb: error: ", 12) &&
+				!strstr(e, "cannot connect to daemon")))
 		return 0;
 	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
 		if (strstr(io->errs.buf, why[i].pat)) {
@@ -487,6 +492,10 @@ static int adb_copy(struct trax_target *t, const char *local, const char *remote
 	argv = transport_argv(t, words);
 	ret = spawn_wait(argv, &io, err);
 	free(argv);
+	/* push and pull print their errors on stdout ("adb: error: failed to get feature set:
+	 * no devices/emulators found", "adb: error: remote object ... does not exist") */
+	if (!ret && io.status && !io.errs.len)
+		strbuf_add(&io.errs, io.out.buf, io.out.len);
 	if (!ret)
 		ret = transport_check(t, &io, err);
 	if (!ret && io.status) {
@@ -548,6 +557,20 @@ int target_adb_root(struct trax_target *t, struct trax_error *err)
 			ret = transport_check(t, &io, err);
 	}
 out:
+	target_io_release(&io);
+	return ret;
+}
+
+int target_alive(struct trax_target *t)
+{
+	const char *adb_words[] = { "get-state", NULL }, *words[] = { "true", NULL };
+	struct target_io io = TARGET_IO_INIT;
+	struct trax_error e = { 0 };
+	char **argv = transport_argv(t, t->kind == TARGET_ADB ? adb_words : words);
+	int ret = spawn_wait(argv, &io, &e);
+
+	free(argv);
+	ret = !ret && io.status == 0 && (t->kind != TARGET_ADB || !strncmp(io.out.buf, "device", 6));
 	target_io_release(&io);
 	return ret;
 }

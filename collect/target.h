@@ -66,6 +66,9 @@ int target_pull(struct trax_target *t, const char *remote, const char *local,
  * refused (a production build); or a negative error. */
 int target_adb_root(struct trax_target *t, struct trax_error *err);
 
+/* Whether the target answers now (adb: `adb get-state` says "device"; ssh: `true` runs). */
+int target_alive(struct trax_target *t);
+
 /* Append word to sb quoted for a POSIX shell ('...', with ' as '\''). */
 void sh_quote(struct strbuf *sb, const char *word);
 

@@ -29,7 +29,7 @@ demo=("${trax[@]}" rt-app)
 # (tests/integration/collect-ssh.sh starts its own sshd on 127.0.0.1).
 check=("${all[@]}" clang libclang-rt-14-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
 	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base
-	protobuf-compiler libprotobuf-dev openssh-server openssh-client)
+	protobuf-compiler libprotobuf-dev openssh-server openssh-client adb)
 bench=("${check[@]}")
 # The fuzz targets: clang and its runtime (libFuzzer, the sanitizers), with the libraries of all.
 fuzz=("${all[@]}" clang libclang-rt-14-dev)
