@@ -224,8 +224,9 @@ fi
 bart=$TRACES/bart/raw_trace.dat
 if need_shared "$bart" "bart's Juno trace"; then
 	# its `ls` (pid 4734): big and little residency from the file's topology on the trace.dat,
-	# and from facts markers put ahead of its `trace-cmd report -R` text
-	if tc_report -R "$bart" >"$TMP/bart.txt" 2>/dev/null && [ "$(head -1 "$TMP/bart.txt")" = cpus=6 ]; then
+	# and from facts markers put ahead of its `trace-cmd report -R -t` text (ns timestamps: the
+	# text's µs would move the slices)
+	if tc_report -R -t "$bart" >"$TMP/bart.txt" 2>/dev/null && [ "$(head -1 "$TMP/bart.txt")" = cpus=6 ]; then
 		# at CPU 0's first record: its first slice is counted from there (edges clip)
 		first=$(grep -m1 '\[000\]' "$TMP/bart.txt" | sed 's/.*\] *\([0-9]*\.[0-9]*\):.*/\1/')
 		{
@@ -248,7 +249,7 @@ print(" ".join("%.6f" % r["value"] for r in json.load(sys.stdin)["results"]))'; 
 		_result $? "bart's Juno trace: ls's residencies by the file's topology" "none"
 		is "$v_facts" "$v_own" "... the same from the trace's facts (big and little)"
 	else
-		skip "bart's Juno trace with facts" "trace-cmd report -R could not read it"
+		skip "bart's Juno trace with facts" "trace-cmd report -R -t could not read it"
 	fi
 fi
 finish
