@@ -111,7 +111,11 @@ static void read_cpulist(const char *root, const char *rel, unsigned char *set, 
 	format_cpulist(set, buf, size);
 }
 
-/* The CPUs: devices/system/cpu/possible, else the cpuN directories there. */
+/*
+ * The CPUs: those with a cpuN directory (a machine's possible list may name many more CPUs
+ * than it has: a VM's 0-63), else those of devices/system/cpu/possible. The possible list is
+ * kept in f->possible either way.
+ */
 static int list_cpus(const char *root, struct trax_facts *f, unsigned char *set)
 {
 	char path[1024];
@@ -120,29 +124,33 @@ static int list_cpus(const char *root, struct trax_facts *f, unsigned char *set)
 	int n = 0;
 
 	read_cpulist(root, "devices/system/cpu/possible", set, f->possible, sizeof(f->possible));
-	if (f->possible[0]) {
-		for (int c = 0; c < MAX_CPUS; c++)
-			n += !!set[c];
-		return n;
-	}
-	memset(set, 0, MAX_CPUS);
 	snprintf(path, sizeof(path), "%s/devices/system/cpu", root);
 	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char *end;
-		long c;
+	if (d) {
+		unsigned char *dirs = xcalloc(MAX_CPUS, 1);
 
-		if (strncmp(e->d_name, "cpu", 3) || !isdigit((unsigned char)e->d_name[3]))
-			continue;
-		c = strtol(e->d_name + 3, &end, 10);
-		if (*end || c < 0 || c >= MAX_CPUS || set[c])
-			continue;
-		set[c] = 1;
-		n++;
+		while ((e = readdir(d))) {
+			char *end;
+			long c;
+
+			if (strncmp(e->d_name, "cpu", 3) || !isdigit((unsigned char)e->d_name[3]))
+				continue;
+			c = strtol(e->d_name + 3, &end, 10);
+			if (*end || c < 0 || c >= MAX_CPUS || dirs[c])
+				continue;
+			dirs[c] = 1;
+			n++;
+		}
+		closedir(d);
+		if (n)
+			memcpy(set, dirs, MAX_CPUS);
+		free(dirs);
 	}
-	closedir(d);
+	if (!n && f->possible[0])
+		for (int c = 0; c < MAX_CPUS; c++)
+			n += !!set[c];
+	else if (!n)
+		memset(set, 0, MAX_CPUS);
 	return n;
 }
 

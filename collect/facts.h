@@ -51,7 +51,7 @@ struct trax_facts {
 	char kernel[128];		/* the release ("6.1.0-18-arm64"), "" when unknown */
 	char possible[256];		/* devices/system/cpu/possible, "" when absent */
 	char online[256];		/* devices/system/cpu/online, "" when absent */
-	int ncpus;			/* CPUs described: those of possible, else the cpuN dirs */
+	int ncpus;			/* CPUs described: the cpuN dirs, else those of possible */
 	struct trax_cpu_facts *cpus;	/* [ncpus], by CPU number */
 };
 

@@ -231,11 +231,12 @@ static void test_juno_meta(void **state)
 	trax_facts_release(&f);
 }
 
-/* No cpufreq, no capacity, no idle, no possible file: the CPUs from their directories. */
+/* No cpufreq, no capacity, no idle: the CPUs from their directories, else from possible. */
 static void test_missing_facts(void **state)
 {
 	struct trax_facts f;
 	struct lines l = { 0 };
+	char cmd[256];
 
 	(void)state;
 	mkdir(root, 0755);
@@ -245,13 +246,24 @@ static void test_missing_facts(void **state)
 	put("devices/system/cpu/cpu1/topology/cluster_id", "-1\n");
 	put("devices/system/cpu/cpu0/topology/cluster_id", "65535\n");
 	put("devices/system/cpu/cpufreq/boost", "1\n");	/* not a CPU */
+	put("devices/system/cpu/possible", "0-63\n");	/* a VM's: two CPUs are there */
 	assert_int_equal(trax_facts_read(root, "6.1.0", &f), 0);
 	assert_int_equal(f.ncpus, 2);
 	assert_int_equal(trax_facts_write(&f, collect, &l), 3);
-	assert_string_equal(l.v[0], "trax: target kernel=6.1.0 ncpus=2");
+	assert_string_equal(l.v[0], "trax: target kernel=6.1.0 ncpus=2 cpus_possible=0-63");
 	assert_string_equal(l.v[1], "trax: target cpu=0");
 	assert_string_equal(l.v[2], "trax: target cpu=1 cluster=0");
 	lines_free(&l);
+	trax_facts_release(&f);
+
+	/* no cpuN directory: the CPUs of possible */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/devices/system/cpu/cpu0 '%s'/devices/system/cpu/cpu1",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	put("devices/system/cpu/possible", "0-2\n");
+	assert_int_equal(trax_facts_read(root, "6.1.0", &f), 0);
+	assert_int_equal(f.ncpus, 3);
+	assert_int_equal(f.cpus[2].cpu, 2);
 	trax_facts_release(&f);
 
 	/* no tree at all: the kernel, no CPU */
@@ -307,13 +319,12 @@ static void test_real_sysfs(void **state)
 	struct trax_facts f;
 	struct lines l = { 0 };
 	struct kvs k = { .n = 0 };
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
 	(void)state;
 	assert_int_equal(trax_facts_read(NULL, NULL, &f), 0);
 	assert_true(f.kernel[0]);
-	if (n > 0 && n <= 64)
-		assert_int_equal(f.ncpus, n);
+	/* the CPU this test runs on has its directory */
+	if (!access("/sys/devices/system/cpu/cpu0", F_OK))
+		assert_true(f.ncpus >= 1);
 	assert_true(trax_facts_write(&f, collect, &l) >= 1 + f.ncpus);
 	for (int i = 0; i < l.n; i++) {
 		assert_true(strlen(l.v[i]) <= TRAX_FACTS_MARKER_MAX);
