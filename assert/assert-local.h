@@ -85,6 +85,17 @@ int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		       const struct trax_trace_info *ti, int track_id, struct trax_value *val,
 		       struct trax_error *err);
 
+/*
+ * The CPU groups of r that the trace's facts define (trax_rule_needs_facts(), topology.c),
+ * from db's meta: *out is a copy of r with those sets filled. Returns 0 (release *out with
+ * assert_topology_release()); 1 when the facts do not give one (reason names the group and
+ * the fact missing: the rule FAILS with it; nothing to release); negative on a db error. A
+ * rule naming none is copied as it is.
+ */
+int assert_topology_resolve(sqlite3 *db, const struct trax_rule *r, struct trax_rule *out,
+			    char *reason, size_t rlen, struct trax_error *err);
+void assert_topology_release(const struct trax_rule *r, struct trax_rule *out);
+
 /* The base unit of a dimension as written in JSON outputs ("ns", "%", ...). */
 const char *assert_dim_unit(enum trax_dim d);
 #endif

@@ -72,6 +72,15 @@ int trax_metric_eval(sqlite3 *db, const struct trax_rule *r, const int *utids, i
  */
 int trax_sql_functions_register(sqlite3 *db, struct trax_error *err);
 
+/*
+ * The CPUs of a group the trace's facts define (trax_topology_fact_name(): "little", "big",
+ * "mid" from the meta cpu.N.capacity rows, "clusterN" from cpu.N.cluster; doc/rules.md):
+ * 0 with *cpus (sorted; caller frees) and *n; 1 when the facts do not give it (reason says
+ * which fact is missing or why it does not tell); negative on a db error.
+ */
+int trax_topology_group(sqlite3 *db, const char *name, int **cpus, int *n, char *reason,
+			size_t rlen, struct trax_error *err);
+
 enum trax_verdict { TRAX_PASS, TRAX_FAIL, TRAX_SKIP, TRAX_ERROR, TRAX_XFAIL, TRAX_XPASS };
 
 /* The text of a verdict ("pass", "fail", ...). Must not be freed. */

@@ -7,6 +7,7 @@
 
 #include "assert/assert.h"
 #include "assert/assert-local.h"
+#include "parse/parse.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -78,7 +79,8 @@ char *trax_rules_events(const struct trax_rules *rs)
 			add_event_n(&sb, p, n);
 			p += n + (p[n] == ',');
 		}
-		if (r->window.kind == TRAX_WIN_MARKERS)
+		/* the markers: a window's, the target's facts ("trax: target ...") */
+		if (r->window.kind == TRAX_WIN_MARKERS || trax_rule_needs_facts(r))
 			add_event(&sb, "print");
 		for (int k = 0; k < r->nrequires; k++)
 			add_event(&sb, r->requires[k]);
@@ -546,9 +548,9 @@ static int eval_aggregate(struct acache *c, sqlite3 *db, const struct trax_rule 
 	return ret;
 }
 
-static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
-		     const char *trace, const struct trax_trace_info *ti,
-		     struct trax_verdicts *out, struct trax_error *err)
+static int eval_resolved(struct acache *c, sqlite3 *db, const struct trax_rule *r,
+			 const char *trace, const struct trax_trace_info *ti,
+			 struct trax_verdicts *out, struct trax_error *err)
 {
 	struct trax_result *res;
 	struct trax_task *tasks = NULL;
@@ -680,6 +682,50 @@ out:
 	free(tasks);
 	free(tracks);
 	return ret;
+}
+
+/*
+ * One rule: its CPU groups from the trace's facts first, when it names some the file's
+ * topology lacks. A group the facts do not give FAILS the rule (never a pass on every CPU);
+ * events absent from the trace still SKIP it first.
+ */
+static int eval_rule(struct acache *c, sqlite3 *db, const struct trax_rule *r,
+		     const char *trace, const struct trax_trace_info *ti,
+		     struct trax_verdicts *out, struct trax_error *err)
+{
+	struct trax_rule own;
+	char reason[512], *missing;
+	int rc, first = out->n;
+
+	if (!trax_rule_needs_facts(r))
+		return eval_resolved(c, db, r, trace, ti, out, err);
+	missing = missing_events(db, r);
+	if (missing) {
+		free(missing);
+		return eval_resolved(c, db, r, trace, ti, out, err);	/* SKIP */
+	}
+	rc = assert_topology_resolve(db, r, &own, reason, sizeof(reason), err);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		char *ev = trax_db_meta(db, "events");
+
+		/* the facts are markers: a load without them cannot have them */
+		if (ev && strcmp(ev, "all") && !strstr(ev, "print"))
+			rule_verdict(out, r, trace, ti, NULL, TRAX_FAIL, "%s (this database was "
+				     "loaded with --events %s: no markers, which hold the facts)",
+				     reason, ev);
+		else
+			rule_verdict(out, r, trace, ti, NULL, TRAX_FAIL, "%s", reason);
+		free(ev);
+		return 0;
+	}
+	rc = eval_resolved(c, db, &own, trace, ti, out, err);
+	/* the results outlive the copy: they name the rule itself */
+	for (int i = first; i < out->n; i++)
+		out->res[i].rule = r;
+	assert_topology_release(r, &own);
+	return rc;
 }
 
 static void count(struct trax_verdicts *out, const struct trax_result *r)

@@ -1073,8 +1073,20 @@ int assert_metric_eval(struct acache *c, sqlite3 *db, const struct trax_rule *r,
 		       struct trax_error *err)
 {
 	struct metric_call m = { c, db, r, utids, n, span, ti, track_id };
+	struct trax_rule own;
 
 	memset(val, 0, sizeof(*val));
+	if (trax_rule_needs_facts(r)) {
+		/* a caller that did not resolve the rule's CPU groups (trax_metric_eval()) */
+		int ret = assert_topology_resolve(db, r, &own, val->reason, sizeof(val->reason),
+						  err);
+
+		if (ret)
+			return ret < 0 ? ret : 0;
+		ret = assert_metric_eval(c, db, &own, utids, n, span, ti, track_id, val, err);
+		assert_topology_release(r, &own);
+		return ret;
+	}
 	/* a counter family metric reads one track: the rule's, when only one matches */
 	if (!track_id && trax_metric_family(r->metric) == TRAX_FAMILY_COUNTER) {
 		int ret = single_track(db, r, &m.track_id, err);

@@ -4,15 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert/assert.h"
 #include "cmd/cmd.h"
 #include "parse/parse.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 const char cmd_info_usage[] =
 	"usage: trax info TRACE|DB [--tasks N]\n"
 	"\n"
-	"Summarize a trace or trax database: source, time range, CPUs, per-event counts, the\n"
-	"busiest tasks, lost events and unparsed records.\n"
+	"Summarize a trace or trax database: source, time range, CPUs, the target's facts\n"
+	"(topology), per-event counts, the busiest tasks, lost events and unparsed records.\n"
 	"\n"
 	"  -n, --tasks N   how many tasks to list (default 10; 0: none)\n"
 	"  -h, --help      this help\n"
@@ -326,6 +329,145 @@ static void info_meta(sqlite3 *db)
 		free(v[i]);
 }
 
+/* One CPU's facts (meta cpu.N.*, doc/db.md "Target facts"), as text. */
+struct cpu_facts {
+	int cpu;
+	char *v[6];
+};
+static const char *const fact_keys[6] = { "capacity", "cluster", "freq_domain", "min_freq",
+					  "max_freq", "idle_states" };
+
+static void add_cpus(struct strbuf *sb, const int *cpus, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int e = i;
+
+		while (e + 1 < n && cpus[e + 1] == cpus[e] + 1)
+			e++;
+		strbuf_addf(sb, "%s%d", i ? "," : "", cpus[i]);
+		if (e > i)
+			strbuf_addf(sb, "-%d", cpus[e]);
+		i = e;
+	}
+}
+
+static int same_facts(const struct cpu_facts *a, const struct cpu_facts *b)
+{
+	for (int k = 0; k < 6; k++)
+		if (!a->v[k] != !b->v[k] || (a->v[k] && strcmp(a->v[k], b->v[k])))
+			return 0;
+	return 1;
+}
+
+/* The target's facts: a line for the machine, one per set of CPUs alike, the groups rules may
+ * name from them. */
+static void info_target(sqlite3 *db)
+{
+	static const char *const groups[] = { "little", "mid", "big" };
+	struct cpu_facts *c = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	char *kernel = trax_db_meta(db, "target.kernel"), *ncpus = trax_db_meta(db, "target.ncpus");
+	char *online = trax_db_meta(db, "target.cpus_online");
+	int n = 0, cap = 0, *done;
+
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'cpu.[0-9]*.*'",
+			       -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *k = (const char *)sqlite3_column_text(st, 0);
+			const char *v = (const char *)sqlite3_column_text(st, 1);
+			char what[32];
+			int cpu, i, f;
+
+			if (!k || !v || sscanf(k, "cpu.%d.%31s", &cpu, what) != 2)
+				continue;
+			for (f = 0; f < 6 && strcmp(what, fact_keys[f]); f++)
+				;
+			if (f == 6)
+				continue;
+			for (i = 0; i < n && c[i].cpu != cpu; i++)
+				;
+			if (i == n) {
+				/* in CPU order: meta is read in key order, cpu.10 before cpu.2 */
+				TRAX_GROW(c, n, cap, 16);
+				for (i = n; i > 0 && c[i - 1].cpu > cpu; i--)
+					c[i] = c[i - 1];
+				memset(&c[i], 0, sizeof(c[i]));
+				c[i].cpu = cpu;
+				n++;
+			}
+			free(c[i].v[f]);
+			c[i].v[f] = xstrdup(v);
+		}
+	}
+	sqlite3_finalize(st);
+	if (!kernel && !ncpus && !n)
+		goto out;
+	printf("target:   %s%s%s%s CPUs", kernel ? "kernel " : "", kernel ? kernel : "",
+	       kernel ? ", " : "", ncpus ? ncpus : "?");
+	if (online)
+		printf(" (online %s)", online);
+	printf("\n");
+	done = xcalloc(n + 1, sizeof(int));
+	for (int i = 0; i < n; i++) {
+		int *same = xmalloc(n * sizeof(int)), ns = 0;
+
+		if (done[i]) {
+			free(same);
+			continue;
+		}
+		for (int j = i; j < n; j++)
+			if (!done[j] && same_facts(&c[i], &c[j])) {
+				done[j] = 1;
+				same[ns++] = c[j].cpu;
+			}
+		strbuf_reset(&sb);
+		add_cpus(&sb, same, ns);
+		printf("  cpu%s %s:", ns > 1 ? "s" : "", sb.buf);
+		if (c[i].v[0])
+			printf(" capacity %s", c[i].v[0]);
+		if (c[i].v[1])
+			printf("%s cluster %s", c[i].v[0] ? "," : "", c[i].v[1]);
+		if (c[i].v[2])
+			printf(", frequency domain %s", c[i].v[2]);
+		if (c[i].v[3] || c[i].v[4])
+			printf(", %s..%s kHz", c[i].v[3] ? c[i].v[3] : "?",
+			       c[i].v[4] ? c[i].v[4] : "?");
+		if (c[i].v[5])
+			printf(", idle %s", c[i].v[5]);
+		if (!c[i].v[0] && !c[i].v[1] && !c[i].v[2] && !c[i].v[3] && !c[i].v[4] &&
+		    !c[i].v[5])
+			printf(" no facts");
+		printf("\n");
+		free(same);
+	}
+	free(done);
+	/* the groups a rule may name without a topology of its own */
+	strbuf_reset(&sb);
+	for (int g = 0; g < 3; g++) {
+		char reason[256];
+		int *cpus = NULL, nc = 0;
+		struct trax_error err = { 0 };
+
+		if (!trax_topology_group(db, groups[g], &cpus, &nc, reason, sizeof(reason), &err)) {
+			strbuf_addf(&sb, "%s%s = ", sb.len ? "; " : "", groups[g]);
+			add_cpus(&sb, cpus, nc);
+		}
+		free(cpus);
+	}
+	if (sb.len)
+		printf("  groups: %s\n", sb.buf);
+out:
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 6; k++)
+			free(c[i].v[k]);
+	free(c);
+	strbuf_release(&sb);
+	free(kernel);
+	free(ncpus);
+	free(online);
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -364,6 +506,7 @@ int cmd_info(int argc, char **argv)
 	if (trax_db_open(argv[optind], NULL, &db, &err))
 		return cmd_fail("info", &err);
 	info_meta(db);
+	info_target(db);
 	info_events(db);
 	info_tasks(db, ntasks);
 	info_android(db);

@@ -946,6 +946,7 @@ int trax_capture_run(struct trax_capture *c, struct trax_error *err)
 		}
 		t_on = now_s();
 		state_write_initial(c->inst, &c->ev, c->ncpus, c->wl.pid, &c->notes);
+		state_write_facts(c->inst, NULL);
 		tracefs_printf(c->inst, "trax: start\n");
 		if (c->argv) {
 			ret = workload_go(&c->wl, c->argv, err);

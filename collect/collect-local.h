@@ -186,5 +186,11 @@ char *workload_find_exec(const char *name);
  */
 int state_write_initial(struct tracefs_instance *inst, const struct ev_list *events, int ncpus,
 			pid_t workload, struct strbuf *notes);
+/*
+ * Write the machine's facts read under sysfs (NULL: /sys) as "trax: target ..." markers into
+ * the instance (collect/facts.h). Returns the number of markers written, or negative when a
+ * write failed.
+ */
+int state_write_facts(struct tracefs_instance *inst, const char *sysfs);
 
 #endif

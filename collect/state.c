@@ -10,6 +10,7 @@
 #include <tracefs.h>
 
 #include "collect/collect-local.h"
+#include "collect/facts.h"
 
 /*
  * Counters (cpu_frequency, cpu_idle, thermal_temperature, oom_score_adj) change only through
@@ -212,5 +213,21 @@ int state_write_initial(struct tracefs_instance *inst, const struct ev_list *ev,
 		n += oom_adj(inst, workload);
 	if (ev_list_has(ev, "sched", "sched_switch"))
 		n += tasks(inst);
+	return n;
+}
+
+static int emit_marker(void *ctx, const char *line)
+{
+	return tracefs_printf(ctx, "%s\n", line) < 0 ? -1 : 0;
+}
+
+int state_write_facts(struct tracefs_instance *inst, const char *sysfs)
+{
+	struct trax_facts f;
+	int n;
+
+	trax_facts_read(sysfs, NULL, &f);
+	n = trax_facts_write(&f, emit_marker, inst);
+	trax_facts_release(&f);
 	return n;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/facts.h"
 #include "parse/initial.h"
 #include "parse/android.h"
 #include "parse/schema.h"
@@ -841,6 +842,21 @@ static int on_initial(struct derive *d, struct ld_type *t, uint64_t ts, int buff
 	return 1;
 }
 
+static void fact_meta(void *ctx, const char *key, const char *value)
+{
+	ld_meta(ctx, key, "%s", value);
+}
+
+/* "trax: target ..." markers (parse/facts.c): the machine's facts, as meta rows. */
+static int on_facts(struct derive *d, struct ld_type *t, const struct ld_val *v)
+{
+	const char *s;
+	int len = 0;
+
+	s = vstr(t, v, PR_BUF, &len);
+	return s && facts_parse(s, len, fact_meta, d->L);
+}
+
 void derive_marker(struct derive *d, uint64_t ts, int pid, int buffer, const char *buf, int len)
 {
 	if (d->android)
@@ -1029,7 +1045,7 @@ void derive_event(struct derive *d, struct ld_type *t, uint64_t ts, int cpu, int
 		on_counter(d, t, ts, buffer, v);
 		break;
 	case ROLE_PRINT:
-		if (!on_initial(d, t, ts, buffer, v) && d->android) {
+		if (!on_initial(d, t, ts, buffer, v) && !on_facts(d, t, v) && d->android) {
 			s = vstr(t, v, PR_BUF, &len);
 			if (s)
 				android_marker(d->android, ts, cpu, pid, buffer, s, len);

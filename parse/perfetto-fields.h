@@ -193,6 +193,13 @@ enum {
 	PF_UTS_MACHINE = 4,			/* Utsname.machine */
 };
 
+/* ---- CpuInfo: each CPU's capacity and frequencies (the target's facts, doc/db.md) ---- */
+enum {
+	PF_CPUINFO_CPUS = 1,			/* CpuInfo.cpus, one per CPU in order */
+	PF_CPU_FREQUENCIES = 2,			/* CpuInfo.Cpu.frequencies (kHz) */
+	PF_CPU_CAPACITY = 3,			/* CpuInfo.Cpu.capacity */
+};
+
 /* ---- FtraceStats: the kernel ring buffers' counts at the start and end of the trace ---- */
 enum {
 	PF_FSTATS_PHASE = 1,			/* FtraceStats.phase */

@@ -6,6 +6,7 @@
 #include "parse/perfetto-fields.h"
 #include "parse/pfinfo.h"
 #include "util/grow.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Per CPU, ftrace_stats' counts: [0] overruns (and commit overruns), [1] dropped events. */
@@ -44,6 +45,10 @@ struct pfinfo {
 	int has_off[CK_COUNT];
 	int64_t off[CK_COUNT];
 	uint64_t tasks;
+	/* cpu_info: per CPU, its capacity (-1 none) and frequencies as "f1,f2,..." */
+	int cpuinfo, ninfo;
+	struct pfinfo_cpuinfo { int64_t capacity; char *freqs; } *info;
+	int infocap;
 };
 
 struct pfinfo *pfinfo_alloc(struct loader *L)
@@ -59,6 +64,9 @@ void pfinfo_free(struct pfinfo *I)
 {
 	if (!I)
 		return;
+	for (int i = 0; i < I->ninfo; i++)
+		free(I->info[i].freqs);
+	free(I->info);
 	free(I->cpu);
 	free(I);
 }
@@ -74,6 +82,7 @@ int pfinfo_kind(uint32_t num)
 	case PF_PACKET_ftrace_stats:
 	case PF_PACKET_trace_stats:
 	case PF_PACKET_clock_snapshot:
+	case PF_PACKET_cpu_info:
 		return 1;
 	}
 	return 0;
@@ -269,6 +278,66 @@ static int system_info(struct pfinfo *I, const struct walk *w, struct pb_cursor 
 	return r < 0 ? fail(w, c, "a system_info") : 0;
 }
 
+/* One CpuInfo.Cpu: its frequencies (packed or not) and capacity. */
+static int cpu_info_cpu(struct pfinfo *I, const struct walk *w, struct pb_cursor *c)
+{
+	struct pfinfo_cpuinfo *ci;
+	struct strbuf sb = STRBUF_INIT;
+	struct pb_cursor p;
+	struct pb_field f;
+	uint64_t v;
+	int r;
+
+	TRAX_GROW(I->info, I->ninfo, I->infocap, 8);
+	ci = &I->info[I->ninfo++];
+	ci->capacity = -1;
+	ci->freqs = NULL;
+	while ((r = pb_next(c, &f)) > 0) {
+		if (f.num == PF_CPU_CAPACITY) {
+			WANT(w, c, &f, PB_VARINT, "a cpu_info cpu");
+			ci->capacity = (int64_t)(uint32_t)f.val;
+		} else if (f.num == PF_CPU_FREQUENCIES && f.wire == PB_VARINT) {
+			strbuf_addf(&sb, "%s%u", sb.len ? "," : "", (uint32_t)f.val);
+		} else if (f.num == PF_CPU_FREQUENCIES) {
+			WANT(w, c, &f, PB_LEN, "a cpu_info cpu");
+			pb_sub(c, &f, &p);
+			while (!pb_at_end(&p)) {
+				if (pb_read_varint(&p, &v)) {
+					strbuf_release(&sb);
+					return fail(w, &p, "a cpu_info cpu's frequencies");
+				}
+				strbuf_addf(&sb, "%s%u", sb.len ? "," : "", (uint32_t)v);
+			}
+		}
+	}
+	if (sb.len)
+		ci->freqs = strbuf_detach(&sb);
+	strbuf_release(&sb);
+	return r < 0 ? fail(w, c, "a cpu_info cpu") : 0;
+}
+
+/* cpu_info: the CPUs in order; a later packet replaces an earlier one. */
+static int cpu_info(struct pfinfo *I, const struct walk *w, struct pb_cursor *c)
+{
+	struct pb_cursor u;
+	struct pb_field f;
+	int r;
+
+	for (int i = 0; i < I->ninfo; i++)
+		free(I->info[i].freqs);
+	I->ninfo = 0;
+	I->cpuinfo = 1;
+	while ((r = pb_next(c, &f)) > 0) {
+		if (f.num != PF_CPUINFO_CPUS)
+			continue;
+		WANT(w, c, &f, PB_LEN, "a cpu_info");
+		pb_sub(c, &f, &u);
+		if ((r = cpu_info_cpu(I, w, &u)) < 0)
+			return r;
+	}
+	return r < 0 ? fail(w, c, "a cpu_info") : 0;
+}
+
 static struct pfinfo_cpu *cpu_get(struct pfinfo *I, uint64_t cpu)
 {
 	if (cpu >= 8192)
@@ -462,6 +531,8 @@ int pfinfo_packet(struct pfinfo *I, const struct pb_cursor *pc, const struct pb_
 		return trace_stats(I, &w, &c);
 	case PF_PACKET_clock_snapshot:
 		return clock_snapshot(I, &w, &c);
+	case PF_PACKET_cpu_info:
+		return cpu_info(I, &w, &c);
 	}
 	return 0;
 }
@@ -530,6 +601,23 @@ void pfinfo_finish(struct pfinfo *I)
 		ld_meta(L, "kernel", "%s %s %s %s", I->uts[0], I->uts[1], I->uts[2], I->uts[3]);
 	if (I->uts[1][0])
 		ld_meta(L, "kernel.release", "%s", I->uts[1]);
+	/* the target's facts, under the keys of trax collect's markers (doc/db.md) */
+	if (I->uts[1][0])
+		ld_meta(L, "target.kernel", "%s", I->uts[1]);
+	if (I->cpuinfo)
+		ld_meta(L, "target.ncpus", "%d", I->ninfo);
+	for (int c = 0; c < I->ninfo; c++) {
+		char key[64];
+
+		if (I->info[c].capacity >= 0) {
+			snprintf(key, sizeof(key), "cpu.%d.capacity", c);
+			ld_meta(L, key, "%lld", (long long)I->info[c].capacity);
+		}
+		if (I->info[c].freqs) {
+			snprintf(key, sizeof(key), "cpu.%d.freqs", c);
+			ld_meta(L, key, "%s", I->info[c].freqs);
+		}
+	}
 	if (I->fingerprint[0])
 		ld_meta(L, "android.build_fingerprint", "%s", I->fingerprint);
 	if (I->sdk)

@@ -13,6 +13,8 @@
  *   process data (process_tree, process_descriptor, thread_descriptor, track_descriptor):
  *	tasks, their processes and names, to the sink as ld_task();
  *   system_info: the kernel (meta kernel), so prev_state is read with its numbering;
+ *   cpu_info: each CPU's capacity and frequencies, as the target's facts (meta
+ *	cpu.N.capacity, cpu.N.freqs, target.ncpus; doc/db.md "Target facts");
  *   ftrace_stats: the kernel ring buffers' overruns and drops per CPU, end minus start;
  *   trace_stats: chunks the tracing service overwrote or discarded (packets lost there);
  *   clock_snapshot: the offsets from the boot clock (the ftrace clock) to the others.

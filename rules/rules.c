@@ -293,14 +293,41 @@ static const char *unit_hint(struct hint *h, const char *unit)
 	return hint(h, unit, names, n);
 }
 
-/* The hint for a misspelt topology group: the nearest group of the file. */
+/* The groups the trace's facts define (clusterN aside). */
+static const char *const fact_groups[] = { "little", "big", "mid", NULL };
+
+int trax_topology_fact_name(const char *name)
+{
+	const char *p;
+
+	for (int i = 0; fact_groups[i]; i++)
+		if (!strcmp(name, fact_groups[i]))
+			return 1;
+	/* "cluster0", "cluster12": digits, without a leading zero that would read two ways */
+	if (strncmp(name, "cluster", 7) || !name[7] || (name[7] == '0' && name[8]))
+		return 0;
+	for (p = name + 7; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return p - (name + 7) <= 5;
+}
+
+int trax_rule_needs_facts(const struct trax_rule *r)
+{
+	return r->facts || r->expect.group_facts;
+}
+
+/* The hint for a misspelt topology group: the nearest group of the file or of the facts. */
 static const char *group_hint(struct hint *h, const struct trax_rules *rs, const char *name)
 {
-	const char **names = xcalloc(rs->ngroups + 1, sizeof(*names));
+	const char **names = xcalloc(rs->ngroups + 4, sizeof(*names));
+	int n = 0;
 
 	for (int i = 0; i < rs->ngroups; i++)
-		names[i] = rs->groups[i].name;
-	hint(h, name, names, rs->ngroups);
+		names[n++] = rs->groups[i].name;
+	for (int i = 0; fact_groups[i]; i++)
+		names[n++] = fact_groups[i];
+	hint(h, name, names, n);
 	free(names);
 	return h->s;
 }
@@ -349,9 +376,13 @@ static int parse_expect(struct ctx *c, const char *key, const char *text, enum t
 			return fail(c, key, "\"in GROUP\" applies to CPU metrics only");
 		t->op = TRAX_OP_IN;
 		t->dim = TRAX_DIM_CPU;
-		if (group_cpus(c->rs, g, &t->cpus, &t->ncpus) < 0)
-			return fail(c, key, "unknown topology group \"%s\"%s", g,
-				    group_hint(&h, c->rs, g));
+		t->group = xstrdup(g);
+		if (group_cpus(c->rs, g, &t->cpus, &t->ncpus) < 0) {
+			if (!trax_topology_fact_name(g))
+				return fail(c, key, "unknown topology group \"%s\"%s", g,
+					    group_hint(&h, c->rs, g));
+			t->group_facts = 1;
+		}
 		return 0;
 	}
 	if (!strncmp(p, "between ", 8)) {
@@ -507,22 +538,30 @@ char *trax_format_value(double v, enum trax_dim dim, const char *unit, char *buf
 
 /* ---- pieces of a rule ---- */
 
+/*
+ * A CPU set: a list, or a group name (name non-NULL). A group of the file's topology gives its
+ * CPUs now; a name only the trace's facts can give (trax_topology_fact_name()) sets *facts and
+ * leaves *cpus NULL, resolved when the rule is evaluated; any other name is an error here.
+ */
 static int parse_cpu_list(struct ctx *c, const char *key, json_t *v, int **cpus, int *n,
-			  char **name)
+			  char **name, int *facts)
 {
 	size_t i;
 	json_t *e;
 
 	*cpus = NULL;
 	*n = 0;
-	if (json_is_string(v)) {
+	if (json_is_string(v) && name) {
+		const char *g = json_string_value(v);
 		struct hint h;
 
-		if (group_cpus(c->rs, json_string_value(v), cpus, n) < 0)
-			return fail(c, key, "unknown topology group \"%s\"%s", json_string_value(v),
-				    group_hint(&h, c->rs, json_string_value(v)));
-		if (name)
-			*name = xstrdup(json_string_value(v));
+		if (group_cpus(c->rs, g, cpus, n) < 0) {
+			if (!trax_topology_fact_name(g))
+				return fail(c, key, "unknown topology group \"%s\"%s", g,
+					    group_hint(&h, c->rs, g));
+			*facts = 1;
+		}
+		*name = xstrdup(g);
 		return 0;
 	}
 	if (!json_is_array(v) || !json_array_size(v))
@@ -1270,6 +1309,7 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 	const char *mname = NULL;
 	int first = c->problems.n, i;
 	unsigned seen, bad = 0, hinted = 0;
+	int facts[3] = { 0 };
 	struct hint h;
 	json_t *v;
 
@@ -1369,11 +1409,13 @@ static int parse_rule(struct ctx *c, json_t *o, struct trax_rule *r,
 	if ((seen & K_TASK) && (v = json_object_get(o, "task")))
 		parse_selector(c, v, &r->task);
 	if ((seen & K_CPUS) && (v = json_object_get(o, "cpus")))
-		parse_cpu_list(c, "cpus", v, &r->cpus, &r->ncpus, &r->cpus_name);
+		parse_cpu_list(c, "cpus", v, &r->cpus, &r->ncpus, &r->cpus_name, &facts[0]);
 	if ((seen & K_FROMTO) && (v = json_object_get(o, "from")))
-		parse_cpu_list(c, "from", v, &r->from_cpus, &r->nfrom, &r->from_name);
+		parse_cpu_list(c, "from", v, &r->from_cpus, &r->nfrom, &r->from_name, &facts[1]);
 	if ((seen & K_FROMTO) && (v = json_object_get(o, "to")))
-		parse_cpu_list(c, "to", v, &r->to_cpus, &r->nto, &r->to_name);
+		parse_cpu_list(c, "to", v, &r->to_cpus, &r->nto, &r->to_name, &facts[2]);
+	r->facts = (facts[0] ? TRAX_FACTS_CPUS : 0) | (facts[1] ? TRAX_FACTS_FROM : 0) |
+		   (facts[2] ? TRAX_FACTS_TO : 0);
 	if ((seen & K_STAT) && (v = json_object_get(o, "stat"))) {
 		if (!json_is_string(v))
 			bad |= BAD_STAT, fail(c, "stat", "expected a statistic name");
@@ -1535,6 +1577,7 @@ static void rule_release(struct trax_rule *r)
 	window_release(&r->window);
 	free(r->expect.text);
 	free(r->expect.cpus);
+	free(r->expect.group);
 	free(r->xfail_reason);
 	for (int i = 0; i < r->nrequires; i++)
 		free(r->requires[i]);
@@ -1600,7 +1643,7 @@ static void parse_topology(struct ctx *c, json_t *v, struct trax_rules *rs)
 		if (json_is_string(x))
 			fail(c, key, "expected a list of CPUs");
 		else
-			parse_cpu_list(c, key, x, &g->cpus, &g->ncpus, NULL);
+			parse_cpu_list(c, key, x, &g->cpus, &g->ncpus, NULL, NULL);
 	}
 }
 

@@ -52,6 +52,8 @@ struct trax_threshold {
 	double scale;		/* base units per `unit` (us: 1000) */
 	int *cpus;		/* TRAX_OP_IN: the group's CPUs */
 	int ncpus;
+	char *group;		/* TRAX_OP_IN: the group's name */
+	int group_facts;	/* TRAX_OP_IN: a group the trace's facts define (cpus NULL) */
 	char *text;		/* the expectation as written */
 };
 
@@ -146,6 +148,9 @@ struct trax_rule {
 	int *from_cpus, *to_cpus;	/* switch */
 	int nfrom, nto;
 	char *from_name, *to_name;
+	int facts;			/* TRAX_FACTS_*: CPU sets named by groups the file's
+					 * topology lacks, taken from the trace's facts when
+					 * evaluated (their cpus NULL until then) */
 	char *query;			/* sql */
 	char *heap, *client;		/* alloc metrics, heap_total: globs, or NULL */
 	char *timeline, *driver;	/* fence metrics: globs, or NULL */
@@ -153,6 +158,22 @@ struct trax_rule {
 	int buffer;
 	struct trax_tolerance max_increase, max_decrease;	/* "regression" */
 };
+
+/* trax_rule.facts: which of its CPU sets the trace's facts give. */
+#define TRAX_FACTS_CPUS 1	/* "cpus": cpus_name */
+#define TRAX_FACTS_FROM 2	/* "from": from_name */
+#define TRAX_FACTS_TO 4		/* "to": to_name */
+
+/* Whether a rule names a CPU group the trace's facts must give (its "cpus", "from", "to" or
+ * "expect": "in GROUP"). */
+int trax_rule_needs_facts(const struct trax_rule *r);
+
+/*
+ * Whether name is a CPU group the trace's facts can define when the rule file's topology does
+ * not: "little", "big", "mid" (from the CPUs' capacities) and "clusterN" (N a cluster id).
+ * The names, and how they resolve, are in doc/rules.md ("CPU groups from the trace").
+ */
+int trax_topology_fact_name(const char *name);
 
 struct trax_group {
 	char *name;

@@ -26,8 +26,14 @@ bad unit-mismatch 'rules[0] (id "a").expect: unit "MiB" does not fit' \
 	'{"rules": [{"id": "a", "metric": "runtime", "task": "x", "expect": "> 1 MiB"}]}'
 bad unknown-window 'rules[0] (id "a").window: unknown window "steady"' \
 	'{"rules": [{"id": "a", "metric": "runtime", "task": "x", "window": "steady", "expect": "> 1 ms"}]}'
-bad unknown-topology 'rules[0] (id "a").cpus: unknown topology group "little"' \
-	'{"rules": [{"id": "a", "metric": "residency", "task": "x", "cpus": "little", "expect": "> 1 %"}]}'
+# a name that neither the file's topology nor the trace's facts can give ("little", "big",
+# "mid", "clusterN" come from the trace when the file has none: target-facts.sh)
+bad unknown-topology 'rules[0] (id "a").cpus: unknown topology group "gold"' \
+	'{"rules": [{"id": "a", "metric": "residency", "task": "x", "cpus": "gold", "expect": "> 1 %"}]}'
+bad unknown-topology-cluster 'rules[0] (id "a").cpus: unknown topology group "cluster01"' \
+	'{"rules": [{"id": "a", "metric": "residency", "task": "x", "cpus": "cluster01", "expect": "> 1 %"}]}'
+bad unknown-topology-in 'rules[0] (id "a").expect: unknown topology group "bigger"' \
+	'{"rules": [{"id": "a", "metric": "first_cpu", "task": "x", "expect": "in bigger"}]}'
 bad unknown-key 'rules[0] (id "a").cpu_list: unknown key' \
 	'{"rules": [{"id": "a", "metric": "runtime", "task": "x", "cpu_list": [1], "expect": "> 1 ms"}]}'
 bad missing-param 'rules[0] (id "a").cpus: missing' \

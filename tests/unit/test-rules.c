@@ -147,6 +147,43 @@ static void test_in_group(void **state)
 	trax_rules_free(rs);
 }
 
+/* Groups the trace's facts give: parsed with no CPUs, resolved when evaluated; the file's own
+ * topology first. */
+static void test_fact_groups(void **state)
+{
+	static const char *const yes[] = { "little", "big", "mid", "cluster0", "cluster12" };
+	static const char *const no[] = { "Little", "bigger", "cluster", "cluster01", "cluster-1",
+					  "cluster1a", "cluster123456", "gold" };
+	struct trax_rules *rs = parse_ok(
+		"{\"topology\": {\"big\": [3]}, \"rules\": ["
+		"{\"id\": \"a\", \"metric\": \"residency\", \"task\": \"x\", \"cpus\": \"little\", "
+		"\"expect\": \"> 1 %\"},"
+		"{\"id\": \"b\", \"metric\": \"residency\", \"task\": \"x\", \"cpus\": \"big\", "
+		"\"expect\": \"> 1 %\"},"
+		"{\"id\": \"c\", \"metric\": \"switch\", \"task\": \"x\", \"from\": \"cluster1\", "
+		"\"to\": [0], \"expect\": \"> 0\"},"
+		"{\"id\": \"d\", \"metric\": \"first_cpu\", \"task\": \"x\", \"expect\": \"in mid\"}]}");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(trax_topology_fact_name(yes[i]));
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(trax_topology_fact_name(no[i]));
+	assert_int_equal(rs->rules[0].facts, TRAX_FACTS_CPUS);
+	assert_null(rs->rules[0].cpus);
+	assert_string_equal(rs->rules[0].cpus_name, "little");
+	/* the file's "big" */
+	assert_int_equal(rs->rules[1].facts, 0);
+	assert_int_equal(rs->rules[1].ncpus, 1);
+	assert_int_equal(rs->rules[1].cpus[0], 3);
+	assert_false(trax_rule_needs_facts(&rs->rules[1]));
+	assert_int_equal(rs->rules[2].facts, TRAX_FACTS_FROM);
+	assert_true(rs->rules[3].expect.group_facts);
+	assert_string_equal(rs->rules[3].expect.group, "mid");
+	assert_true(trax_rule_needs_facts(&rs->rules[3]));
+	trax_rules_free(rs);
+}
+
 static void test_windows_and_selectors(void **state)
 {
 	struct trax_rules *rs = parse_ok(
@@ -278,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_in_group),
+		cmocka_unit_test(test_fact_groups),
 		cmocka_unit_test(test_windows_and_selectors),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_every_problem),
