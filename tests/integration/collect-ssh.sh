@@ -143,6 +143,12 @@ is "$(grep -c pushed "$d/err")" 0 "the second run pushes nothing (the hash match
 n_report=$(trace-cmd report "$d/r2.dat" 2>/dev/null | grep -c 'sched_switch:')
 is "$(q "$d/r2.db" "SELECT count FROM event_type WHERE name = 'sched_switch'")" "$n_report" \
 	"--db over ssh: the database holds trace-cmd report's sched_switch count ($n_report)"
+# The target's facts, read by the collector there (this machine is the board)
+is "$(q "$d/r2.db" "SELECT value FROM meta WHERE key = 'target.kernel'")" "$(uname -r)" \
+	"the target's kernel release is in the trace (uname -r there)"
+is "$(q "$d/r2.db" "SELECT value FROM meta WHERE key = 'target.ncpus'")" \
+	"$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)" "the target's CPU count (its sysfs cpuN folders)"
+
 echo x >>"$remote_dir/trax"
 "$TRAX" collect --target "$T" --target-dir "$TD" -e sched:sched_switch -o "$d/r3.dat" -- true >/dev/null 2>"$d/err"
 grep -q "pushed to $remote_dir/trax" "$d/err"
