@@ -90,7 +90,7 @@ int pb_read_fixed64(struct pb_cursor *c, uint64_t *v)
 	return 0;
 }
 
-int pb_next(struct pb_cursor *c, struct pb_field *f)
+int pb_next_slow(struct pb_cursor *c, struct pb_field *f)
 {
 	const uint8_t *start = c->p, *p = c->p;
 	uint64_t tag, n;

@@ -75,11 +75,56 @@ static inline int pb_at_end(const struct pb_cursor *c)
 	return c->p >= c->end;
 }
 
+/* pb_next() for every field its inline part leaves: the same contract. */
+int pb_next_slow(struct pb_cursor *c, struct pb_field *f);
+
 /*
  * The next field: 1 and *f filled, 0 at the end of the range, or a negative -PB_E_* (c->err
  * and c->err_off, the field's tag, set; the cursor is then left where it was).
+ * Inline for what an ftrace bundle is made of (a one-byte tag, a varint of at most 9 bytes or
+ * a length below 128); the rest, and every error, in pb_next_slow().
  */
-int pb_next(struct pb_cursor *c, struct pb_field *f);
+static inline int pb_next(struct pb_cursor *c, struct pb_field *f)
+{
+	const uint8_t *p = c->p, *q;
+	uint8_t tag;
+
+	if (p >= c->end)
+		return 0;
+	tag = p[0];
+	if (tag < 8 || tag >= 0x80 || c->end - p < 2)
+		return pb_next_slow(c, f);
+	q = p + 1;
+	if ((tag & 7) == PB_VARINT) {
+		uint64_t x = 0;
+
+		for (int shift = 0; shift < 63 && q < c->end; shift += 7) {
+			uint8_t b = *q++;
+
+			x |= (uint64_t)(b & 0x7f) << shift;
+			if (b < 0x80) {
+				f->num = tag >> 3;
+				f->wire = PB_VARINT;
+				f->off = c->base_off + (uint64_t)(p - c->base);
+				f->val = x;
+				f->data = NULL;
+				f->len = 0;
+				c->p = q;
+				return 1;
+			}
+		}
+	} else if ((tag & 7) == PB_LEN && q[0] < 0x80 && (size_t)(c->end - q - 1) >= q[0]) {
+		f->num = tag >> 3;
+		f->wire = PB_LEN;
+		f->off = c->base_off + (uint64_t)(p - c->base);
+		f->val = 0;
+		f->data = q + 1;
+		f->len = q[0];
+		c->p = q + 1 + q[0];
+		return 1;
+	}
+	return pb_next_slow(c, f);
+}
 
 /* 0 when f has wire type w; else -PB_E_TYPE, with c->err_off at f's tag. */
 int pb_expect(struct pb_cursor *c, const struct pb_field *f, enum pb_wire w);

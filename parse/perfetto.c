@@ -310,15 +310,20 @@ static int pb_fail(struct pf *R, const struct pb_cursor *c, const char *what)
 }
 
 /* A field with the wrong wire type. */
-static int expect(struct pf *R, struct pb_cursor *c, const struct pb_field *f, enum pb_wire w,
-		  const char *what)
+static int expect_fail(struct pf *R, struct pb_cursor *c, const struct pb_field *f,
+		       enum pb_wire w, const char *what)
 {
-	if (!pb_expect(c, f, w))
-		return 0;
+	pb_expect(c, f, w);
 	return trax_error_set(ld_error(R->L), TRAX_E_FORMAT,
 			      "%s: corrupt Perfetto trace at byte offset %llu (%s, field %u): wire "
 			      "type %d, the schema's is %d", R->path, (unsigned long long)f->off,
 			      what, f->num, f->wire, w);
+}
+
+static inline int expect(struct pf *R, struct pb_cursor *c, const struct pb_field *f,
+			 enum pb_wire w, const char *what)
+{
+	return f->wire == w ? 0 : expect_fail(R, c, f, w, what);
 }
 
 static struct pf_seq *seq_get(struct pf *R, uint32_t id, int *is_new)
