@@ -250,6 +250,12 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 		ret = sh(t, cmd.buf, -1, -1, &out, NULL, &e);
 		gone = ret == 0 && !strstr(out.buf, "alive");
 		if (wl_status < 0) {
+			struct trax_error e2 = { 0 };
+
+			strbuf_reset(&cmd);
+			strbuf_adds(&cmd, "rm -f ");
+			sh_quote(&cmd, remote.buf);
+			sh(t, cmd.buf, -1, -1, NULL, NULL, &e2);
 			ret = wl_status;
 			goto out;
 		}

@@ -596,6 +596,8 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 		ret = reap_leftovers(&r, err);
 	if (ret)
 		goto out;
+	note(&r, "root there%s: capturing with the collector %s/trax in a private tracefs "
+	     "instance", *r.sudo ? " (sudo -n)" : "", r.dir);
 	id = id_of_run();
 	{
 		struct strbuf p = STRBUF_INIT;
@@ -641,13 +643,22 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 		strbuf_addf(&inc, "%s.dat.incomplete", r.run);
 		if (remote_exists(&r, inc.buf) && !fetch(&r, 0, &e)) {
 			struct trax_error full = *err;
-			char *kept = strstr(full.msg, "; partial trace kept as ");
+			char *kept = strstr(full.msg, "; partial trace kept as "), *log;
 
-			/* the collector names its own path: the host's copy is what counts */
+			/* the collector names its own paths: the host's copies are what count */
+			if (!kept)
+				kept = strstr(full.msg, "; trace kept as ");
 			if (kept)
 				*kept = 0;
-			trax_error_set(err, full.code, "%s; the part captured so far is in "
-				       "%s.incomplete", full.msg, o->output);
+			log = sibling(o->output, ".log");
+			if (access(log, F_OK))
+				trax_error_set(err, full.code, "%s; the part captured so far is in "
+					       "%s.incomplete", full.msg, o->output);
+			else
+				trax_error_set(err, full.code, "%s; the part captured so far is in "
+					       "%s.incomplete (workload log: %s)", full.msg,
+					       o->output, log);
+			free(log);
 		}
 		strbuf_release(&inc);
 		ret = -TRAX_E_IO;

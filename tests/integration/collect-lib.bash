@@ -5,6 +5,8 @@
 #   no_instance PID   passes when tracefs has no trax-collect-PID instance
 #   report_counts DAT   "event count" lines from `trace-cmd report`, sorted
 #   trax_counts DB      the same from the db's event_type table
+#   errlines FILE      the lines of a --target run's stderr that are not its notes ($NOTES:
+#                     the collector pushed, the path taken, what the path cannot record)
 #   rtapp_shape REPORT COMM:PID   a periodic rt-app task's shape by hand from trace-cmd's
 #                     report, between "[0] begins loop 0 phase 0 step 0" and "[0] exiting":
 #                     "OFF_CPU0 ACTIVATIONS DUTY%", then the intervals between activations (ms)
@@ -72,3 +74,6 @@ rtapp_shape() { # report comm:pid
 		for (i = 2; i <= na; i++) printf "%.6f\n", (acts[i] - acts[i - 1]) * 1000
 	}' "$1"
 }
+
+NOTES=": collector for [a-z0-9_]* pushed to \|: root there\( (sudo -n)\)\?: capturing with \|: adbd cannot run as root (a production build): recording\|: this path cannot record: "
+errlines() { grep -cv "$NOTES" "$1"; }
