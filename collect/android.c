@@ -45,17 +45,6 @@ static void note(const struct trax_collect_opts *o, const struct trax_target *t,
 	strbuf_release(&sb);
 }
 
-static void last_line(const struct strbuf *s, struct strbuf *out)
-{
-	size_t end = s->len, b;
-
-	while (end && (s->buf[end - 1] == '\n' || s->buf[end - 1] == '\r'))
-		end--;
-	b = end;
-	while (b && s->buf[b - 1] != '\n')
-		b--;
-	strbuf_add(out, s->buf + b, end - b);
-}
 
 /* Run cmd; its status, or a negative transport error. */
 static int sh(struct trax_target *t, const char *cmd, int in_fd, int out_fd, struct strbuf *out,
@@ -166,17 +155,6 @@ out:
 	return ret;
 }
 
-static char *sibling(const char *out, const char *suffix)
-{
-	const char *base = strrchr(out, '/'), *dot;
-	struct strbuf sb = STRBUF_INIT;
-
-	base = base ? base + 1 : out;
-	dot = strrchr(base, '.');
-	strbuf_add(&sb, out, dot && dot != base ? (size_t)(dot - out) : strlen(out));
-	strbuf_adds(&sb, suffix);
-	return strbuf_detach(&sb);
-}
 
 int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *t,
 			 struct trax_error *err)
@@ -225,7 +203,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 	if (ret < 0)
 		goto out;
 	if (ret) {
-		last_line(&errs, &line);
+		target_last_line(errs.buf, &line);
 		ret = trax_error_set(err, TRAX_E_IO, "%s: perfetto failed (status %d): %s", t->spec,
 				     ret, line.len ? line.buf : "no message");
 		goto out;
@@ -239,7 +217,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 					     "('%.40s')", t->spec, out.buf);
 			goto out;
 		}
-		log = sibling(o->output, ".log");
+		log = target_sibling(o->output, ".log");
 		wl_status = run_workload(o, t, id.buf, log, err);
 		/* perfetto finishes its file on SIGTERM; bounded wait for it to go */
 		strbuf_reset(&cmd);

@@ -417,18 +417,6 @@ static void remote_rm_run(struct remote *r)
 	strbuf_release(&cmd);
 }
 
-/* OUT's sibling with suffix in place of its extension (OUT.log, OUT.rtapp.json). */
-static char *sibling(const char *out, const char *suffix)
-{
-	const char *base = strrchr(out, '/'), *dot;
-	struct strbuf sb = STRBUF_INIT;
-
-	base = base ? base + 1 : out;
-	dot = strrchr(base, '.');
-	strbuf_add(&sb, out, dot && dot != base ? (size_t)(dot - out) : strlen(out));
-	strbuf_adds(&sb, suffix);
-	return strbuf_detach(&sb);
-}
 
 /* Whether p[0..n) is the run's trace as the collector names it (a path ending in
  * /run-ID.dat: the target may show its folder under another name, a symbolic link). */
@@ -443,7 +431,7 @@ static int is_run_path(const struct remote *r, const char *p, size_t n)
 /* The remote collector's summary line with its path replaced by the local one. */
 static void print_summary(struct remote *r, const char *text, const char *local_out)
 {
-	char *log = sibling(r->o->output, ".log");
+	char *log = target_sibling(r->o->output, ".log");
 	struct strbuf line = STRBUF_INIT;
 
 	for (const char *p = text; *p;) {
@@ -483,7 +471,8 @@ static char *id_of_run(void)
 static int fetch(struct remote *r, int complete, struct trax_error *err)
 {
 	struct strbuf rp = STRBUF_INIT, lp = STRBUF_INIT;
-	char *log = sibling(r->o->output, ".log"), *rj = sibling(r->o->output, ".rtapp.json");
+	char *log = target_sibling(r->o->output, ".log");
+	char *rj = target_sibling(r->o->output, ".rtapp.json");
 	int ret;
 
 	strbuf_addf(&rp, "%s.dat%s", r->run, complete ? "" : ".incomplete");
@@ -650,7 +639,7 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 				kept = strstr(full.msg, "; trace kept as ");
 			if (kept)
 				*kept = 0;
-			log = sibling(o->output, ".log");
+			log = target_sibling(o->output, ".log");
 			if (access(log, F_OK))
 				trax_error_set(err, full.code, "%s; the part captured so far is in "
 					       "%s.incomplete", full.msg, o->output);

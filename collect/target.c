@@ -296,8 +296,7 @@ static int spawn_wait(char **argv, struct target_io *io, struct trax_error *err)
 	return 0;
 }
 
-/* The last non-empty line of s, without its newline, into out. */
-static void last_line(const char *s, struct strbuf *out)
+void target_last_line(const char *s, struct strbuf *out)
 {
 	const char *end = s + strlen(s), *b;
 
@@ -336,7 +335,7 @@ static int ssh_failure(const struct trax_target *t, const struct target_io *io,
 		return 0;
 	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
 		if (strstr(io->errs.buf, why[i].pat)) {
-			last_line(io->errs.buf, &line);
+			target_last_line(io->errs.buf, &line);
 			ret = trax_error_set(err, TRAX_E_IO, "%s: %s (%s)", t->spec, why[i].what,
 					     line.buf);
 			break;
@@ -377,7 +376,7 @@ static int adb_failure(const struct trax_target *t, const struct target_io *io,
 		return 0;
 	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
 		if (strstr(io->errs.buf, why[i].pat)) {
-			last_line(io->errs.buf, &line);
+			target_last_line(io->errs.buf, &line);
 			ret = trax_error_set(err, TRAX_E_IO, "%s: %s (adb: %s)", t->spec,
 					     why[i].what, line.buf);
 			break;
@@ -450,7 +449,7 @@ static int ssh_copy(struct trax_target *t, const char *local, const char *remote
 	if (!ret && io.status) {
 		struct strbuf line = STRBUF_INIT;
 
-		last_line(io.errs.buf, &line);
+		target_last_line(io.errs.buf, &line);
 		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot %s %s: %s", t->spec,
 				     to_target ? "write" : "read", remote,
 				     line.len ? line.buf : "failed");
@@ -499,7 +498,7 @@ static int adb_copy(struct trax_target *t, const char *local, const char *remote
 	if (!ret)
 		ret = transport_check(t, &io, err);
 	if (!ret && io.status) {
-		last_line(io.errs.buf, &line);
+		target_last_line(io.errs.buf, &line);
 		ret = trax_error_set(err, TRAX_E_IO, "%s: cannot %s %s: %s", t->spec,
 				     to_target ? "push to" : "pull", remote,
 				     line.len ? line.buf : "failed");
@@ -573,4 +572,16 @@ int target_alive(struct trax_target *t)
 	ret = !ret && io.status == 0 && (t->kind != TARGET_ADB || !strncmp(io.out.buf, "device", 6));
 	target_io_release(&io);
 	return ret;
+}
+
+char *target_sibling(const char *out, const char *suffix)
+{
+	const char *base = strrchr(out, '/'), *dot;
+	struct strbuf sb = STRBUF_INIT;
+
+	base = base ? base + 1 : out;
+	dot = strrchr(base, '.');
+	strbuf_add(&sb, out, dot && dot != base ? (size_t)(dot - out) : strlen(out));
+	strbuf_adds(&sb, suffix);
+	return strbuf_detach(&sb);
 }

@@ -69,6 +69,12 @@ int target_adb_root(struct trax_target *t, struct trax_error *err);
 /* Whether the target answers now (adb: `adb get-state` says "device"; ssh: `true` runs). */
 int target_alive(struct trax_target *t);
 
+/* The last non-empty line of s, without its newline, appended to out (a tool's message). */
+void target_last_line(const char *s, struct strbuf *out);
+/* OUT's sibling with suffix in place of its extension (OUT.log, OUT.rtapp.json): what a
+ * local capture names its workload's log and converted rt-app JSON. Malloc'd. */
+char *target_sibling(const char *out, const char *suffix);
+
 /* Append word to sb quoted for a POSIX shell ('...', with ' as '\''). */
 void sh_quote(struct strbuf *sb, const char *word);
 
