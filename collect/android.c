@@ -1,7 +1,6 @@
 /* collect/android.c: a phone whose adbd cannot be root: its own perfetto records. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,46 +25,6 @@
  */
 
 #define PF_DIR "/data/misc/perfetto-traces"
-
-static void note(const struct trax_collect_opts *o, const struct trax_target *t,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void note(const struct trax_collect_opts *o, const struct trax_target *t,
-		 const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	strbuf_addf(&sb, "%s: ", t->spec);
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (o->note)
-		o->note(o->warn_ctx, sb.buf);
-	strbuf_release(&sb);
-}
-
-
-/* Run cmd; its status, or a negative transport error. */
-static int sh(struct trax_target *t, const char *cmd, int in_fd, int out_fd, struct strbuf *out,
-	      struct strbuf *errs, struct trax_error *err)
-{
-	struct target_io io = TARGET_IO_INIT;
-	int ret;
-
-	io.in_fd = in_fd;
-	io.out_fd = out_fd;
-	ret = target_sh(t, cmd, &io, err);
-	if (!ret) {
-		ret = io.status;
-		if (out)
-			strbuf_add(out, io.out.buf, io.out.len);
-		if (errs)
-			strbuf_add(errs, io.errs.buf, io.errs.len);
-	}
-	target_io_release(&io);
-	return ret;
-}
 
 /* The config in a temporary file, opened for reading at its start (perfetto's stdin). */
 static int config_fd(const char *text, struct trax_error *err)
@@ -138,14 +97,14 @@ static int run_workload(const struct trax_collect_opts *o, struct trax_target *t
 		}
 	}
 	strbuf_adds(&cmd, " 2>&1");
-	ret = sh(t, cmd.buf, -1, fd, NULL, &errs, err);
+	ret = target_run(t, cmd.buf, -1, fd, NULL, &errs, err);
 	if (json.len) {
 		struct trax_error e = { 0 };
 
 		strbuf_reset(&cmd);
 		strbuf_adds(&cmd, "rm -f ");
 		sh_quote(&cmd, json.buf);
-		sh(t, cmd.buf, -1, -1, NULL, NULL, &e);
+		target_run(t, cmd.buf, -1, -1, NULL, NULL, &e);
 	}
 out:
 	close(fd);
@@ -165,7 +124,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 	int ret, fd = -1, wl = o->workload || (o->argv && o->argv[0]), wl_status = 0;
 	long pid = 0;
 
-	ret = sh(t, "command -v perfetto", -1, -1, &out, NULL, err);
+	ret = target_run(t, "command -v perfetto", -1, -1, &out, NULL, err);
 	if (ret < 0)
 		goto out;
 	if (ret || !out.len) {
@@ -177,11 +136,11 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 	ret = trax_perfetto_config(o, &config, err);
 	if (ret)
 		goto out;
-	note(o, t, "adbd cannot run as root (a production build): recording with the device's "
-	     "perfetto; %s will be a Perfetto trace", o->output);
+	target_note(o, t, "adbd cannot run as root (a production build): recording with the "
+		    "device's perfetto; %s will be a Perfetto trace", o->output);
 	limits = trax_perfetto_limits(o);
 	for (int i = 0; limits && limits[i]; i++)
-		note(o, t, "this path cannot record: %s", limits[i]);
+		target_note(o, t, "this path cannot record: %s", limits[i]);
 	fd = config_fd(config, err);
 	if (fd < 0) {
 		ret = fd;
@@ -199,7 +158,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 	if (wl)
 		strbuf_adds(&cmd, " --background");
 	strbuf_reset(&out);
-	ret = sh(t, cmd.buf, fd, -1, &out, &errs, err);
+	ret = target_run(t, cmd.buf, fd, -1, &out, &errs, err);
 	if (ret < 0)
 		goto out;
 	if (ret) {
@@ -225,7 +184,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 			    "[ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
 			    "kill -0 %ld 2>/dev/null && echo alive; true", pid, pid, pid);
 		strbuf_reset(&out);
-		ret = sh(t, cmd.buf, -1, -1, &out, NULL, &e);
+		ret = target_run(t, cmd.buf, -1, -1, &out, NULL, &e);
 		gone = ret == 0 && !strstr(out.buf, "alive");
 		if (wl_status < 0) {
 			struct trax_error e2 = { 0 };
@@ -233,7 +192,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 			strbuf_reset(&cmd);
 			strbuf_adds(&cmd, "rm -f ");
 			sh_quote(&cmd, remote.buf);
-			sh(t, cmd.buf, -1, -1, NULL, NULL, &e2);
+			target_run(t, cmd.buf, -1, -1, NULL, NULL, &e2);
 			ret = wl_status;
 			goto out;
 		}
@@ -252,7 +211,7 @@ int trax_collect_android(const struct trax_collect_opts *o, struct trax_target *
 		strbuf_reset(&cmd);
 		strbuf_adds(&cmd, "rm -f ");
 		sh_quote(&cmd, remote.buf);
-		sh(t, cmd.buf, -1, -1, NULL, NULL, &e);
+		target_run(t, cmd.buf, -1, -1, NULL, NULL, &e);
 	}
 	if (!ret) {
 		/* perfetto exits 0 even when the service refused the session: no file, or

@@ -131,7 +131,8 @@ static int is_catalogue_system(const char *s, size_t len)
 }
 
 /*
- * One -e item. SYSTEM:NAME, SYSTEM/NAME and SYSTEM:* are passed on as group/name ("group/" and a star);
+ * One -e item. SYSTEM:NAME, SYSTEM/NAME and SYSTEM:* are passed on as group/name ("group/"
+ * and a star);
  * a bare word that is a system of the catalogue is the whole system (as on a local capture,
  * where the kernel's tracefs says), a bare event name of the catalogue is its group/name in
  * every system spelling it that way; any other bare name is passed as it is (the device's

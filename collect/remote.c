@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,39 +56,12 @@ struct remote {
 	char *run;		/* dir/run-ID (no suffix) */
 };
 
-static void note(struct remote *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void note(struct remote *r, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	strbuf_addf(&sb, "%s: ", r->t->spec);
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (r->o->note)
-		r->o->note(r->o->warn_ctx, sb.buf);
-	strbuf_release(&sb);
-}
-
 /* Run cmd on the target; its stdout into out (may be NULL). The command's status, or a
  * negative error for a transport failure. */
 static int sh(struct remote *r, const char *cmd, struct strbuf *out, struct strbuf *errs,
 	      struct trax_error *err)
 {
-	struct target_io io = TARGET_IO_INIT;
-	int ret = target_sh(r->t, cmd, &io, err);
-
-	if (!ret) {
-		ret = io.status;
-		if (out)
-			strbuf_add(out, io.out.buf, io.out.len);
-		if (errs)
-			strbuf_add(errs, io.errs.buf, io.errs.len);
-	}
-	target_io_release(&io);
-	return ret;
+	return target_run(r->t, cmd, -1, -1, out, errs, err);
 }
 
 /* The first line of s, trimmed, into a fresh string. */
@@ -242,8 +214,8 @@ static int install_collector(struct remote *r, struct trax_error *err)
 		if (!strncmp(out.buf, hex, 64) && out.buf[64] == ' ') {
 			ret = 0;
 			if (attempt)
-				note(r, "collector for %s pushed to %s (checked by SHA-256)", r->arch,
-				     bin.buf);
+				target_note(r->o, r->t, "collector for %s pushed to %s (checked "
+					    "by SHA-256)", r->arch, bin.buf);
 			goto out;
 		}
 		if (attempt) {
@@ -325,8 +297,8 @@ static int reap_leftovers(struct remote *r, struct trax_error *err)
 		for (char *p = out.buf; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
-		note(r, "removed %d file%s left in %s by an earlier run cut off: %s", n,
-		     n == 1 ? "" : "s", r->dir, out.buf);
+		target_note(r->o, r->t, "removed %d file%s left in %s by an earlier run cut off: %s",
+			    n, n == 1 ? "" : "s", r->dir, out.buf);
 	}
 out:
 	strbuf_release(&cmd);
@@ -585,8 +557,8 @@ int trax_collect_remote(const struct trax_collect_opts *o, struct trax_target *t
 		ret = reap_leftovers(&r, err);
 	if (ret)
 		goto out;
-	note(&r, "root there%s: capturing with the collector %s/trax in a private tracefs "
-	     "instance", *r.sudo ? " (sudo -n)" : "", r.dir);
+	target_note(o, t, "root there%s: capturing with the collector %s/trax in a private "
+		    "tracefs instance", *r.sudo ? " (sudo -n)" : "", r.dir);
 	id = id_of_run();
 	{
 		struct strbuf p = STRBUF_INIT;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collect/collect.h"
 #include "collect/target.h"
 #include "util/xalloc.h"
 
@@ -584,4 +586,39 @@ char *target_sibling(const char *out, const char *suffix)
 	strbuf_add(&sb, out, dot && dot != base ? (size_t)(dot - out) : strlen(out));
 	strbuf_adds(&sb, suffix);
 	return strbuf_detach(&sb);
+}
+
+int target_run(struct trax_target *t, const char *cmd, int in_fd, int out_fd, struct strbuf *out,
+	       struct strbuf *errs, struct trax_error *err)
+{
+	struct target_io io = TARGET_IO_INIT;
+	int ret;
+
+	io.in_fd = in_fd;
+	io.out_fd = out_fd;
+	ret = target_sh(t, cmd, &io, err);
+	if (!ret) {
+		ret = io.status;
+		if (out)
+			strbuf_add(out, io.out.buf, io.out.len);
+		if (errs)
+			strbuf_add(errs, io.errs.buf, io.errs.len);
+	}
+	target_io_release(&io);
+	return ret;
+}
+
+void target_note(const struct trax_collect_opts *o, const struct trax_target *t,
+		 const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "%s: ", t->spec);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (o->note)
+		o->note(o->warn_ctx, sb.buf);
+	strbuf_release(&sb);
 }

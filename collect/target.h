@@ -55,6 +55,16 @@ void target_io_release(struct target_io *io);
  */
 int target_sh(struct trax_target *t, const char *cmdline, struct target_io *io,
 	      struct trax_error *err);
+/* target_sh() with its plumbing in arguments: stdout appended to out and stderr to errs
+ * (either may be NULL) unless out_fd >= 0. The command's status, or a negative error. */
+int target_run(struct trax_target *t, const char *cmd, int in_fd, int out_fd, struct strbuf *out,
+	       struct strbuf *errs, struct trax_error *err);
+
+struct trax_collect_opts;
+/* A note of a capture on t ("TARGET: ..."), through o->note when it is set. */
+void target_note(const struct trax_collect_opts *o, const struct trax_target *t,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Copy a local file to the target, and back. pull writes local only when the whole file came
  * (a temporary name beside it, then rename). 0, or a negative error naming both paths. */
 int target_push(struct trax_target *t, const char *local, const char *remote,

@@ -198,19 +198,7 @@ is "$rc|$(cat "$TMP/e")" "1|error: more than one device/emulator" \
 adb _standin remove $SER-2
 
 # ---- the flow: config, perfetto on the device, pull, load ----
-cat >"$TMP/device.textproto" <<'EOF'
-packet { trusted_packet_sequence_id: 1 timestamp: 5000000000 process_tree {
-  processes { pid: 1234 ppid: 1 cmdline: "/system/bin/surfaceflinger" }
-  threads { tid: 1240 tgid: 1234 name: "RenderEngine" } } }
-packet { trusted_packet_sequence_id: 2 ftrace_events { cpu: 0
-  event { timestamp: 5000001000 pid: 0 sched_switch { prev_comm: "swapper/0" prev_pid: 0
-    prev_prio: 120 prev_state: 0 next_comm: "RenderEngine" next_pid: 1240 next_prio: 110 } }
-  event { timestamp: 5000004000 pid: 1240 print { ip: 0 buf: "B|1234|drawFrame\n" } }
-  event { timestamp: 5000007000 pid: 1240 print { ip: 0 buf: "E|1234\n" } }
-  event { timestamp: 5000009000 pid: 1240 sched_switch { prev_comm: "RenderEngine"
-    prev_pid: 1240 prev_prio: 110 prev_state: 1 next_comm: "swapper/0" next_pid: 0
-    next_prio: 120 } } } }
-EOF
+cp "$TOP/tests/fixtures/perfetto/device.textproto" "$TMP/device.textproto"
 chmod 0644 "$TMP/device.textproto"
 export PERFETTO_STANDIN_TRACE=$TMP/device.textproto
 "$TRAX" collect --print-perfetto-config -p sched -t 1 >"$TMP/cfg.txt" 2>/dev/null

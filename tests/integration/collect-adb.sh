@@ -57,19 +57,7 @@ is "$(find "$fs/data/local/tmp" -name 'run-*' | wc -l)" 0 "adb (userdebug): the 
 
 # ---- a production device: the device's perfetto ----
 adb _standin add PHONE production
-cat >"$d/device.textproto" <<'EOF'
-packet { trusted_packet_sequence_id: 1 timestamp: 5000000000 process_tree {
-  processes { pid: 1234 ppid: 1 cmdline: "/system/bin/surfaceflinger" }
-  threads { tid: 1240 tgid: 1234 name: "RenderEngine" } } }
-packet { trusted_packet_sequence_id: 2 ftrace_events { cpu: 0
-  event { timestamp: 5000001000 pid: 0 sched_switch { prev_comm: "swapper/0" prev_pid: 0
-    prev_prio: 120 prev_state: 0 next_comm: "RenderEngine" next_pid: 1240 next_prio: 110 } }
-  event { timestamp: 5000004000 pid: 1240 print { ip: 0 buf: "B|1234|drawFrame\n" } }
-  event { timestamp: 5000007000 pid: 1240 print { ip: 0 buf: "E|1234\n" } }
-  event { timestamp: 5000009000 pid: 1240 sched_switch { prev_comm: "RenderEngine"
-    prev_pid: 1240 prev_prio: 110 prev_state: 1 next_comm: "swapper/0" next_pid: 0
-    next_prio: 120 } } } }
-EOF
+cp "$TOP/tests/fixtures/perfetto/device.textproto" "$d/device.textproto"
 chmod 0644 "$d/device.textproto"
 export PERFETTO_STANDIN_TRACE=$d/device.textproto
 "$TRAX" collect --target adb:PHONE -p sched -t 1 -o "$d/p.pftrace" --db "$d/p.db" >"$d/out" 2>"$d/err"
@@ -94,16 +82,6 @@ is "$(cat "$d/w.log" 2>/dev/null)" ran "adb (production) with a workload: its ou
 ok "adb (production) with a workload: perfetto was stopped and its trace pulled" cmp "$d/want.pftrace" "$d/w.pftrace"
 
 # ---- errors: one line each, exit 2, nothing written ----
-err_case() { # desc want-pattern out cmd...
-	local desc=$1 want=$2 out=$3 rc
-	shift 3
-	"$@" >/dev/null 2>"$d/e.all"
-	rc=$?
-	grep -v "$NOTES" "$d/e.all" >"$d/e"
-	[ "$rc" -eq 2 ] && [ "$(wc -l <"$d/e")" -eq 1 ] && grep -q -- "$want" "$d/e" &&
-		[ ! -e "$out" ] && [ ! -e "$out.incomplete" ]
-	_result $? "$desc" "exit $rc: $(cat "$d/e.all")"
-}
 err_case "a serial no device has" "^trax collect: adb:NOPE: no such device (adb: error: device 'NOPE' not found)$" \
 	"$d/e1.dat" "$TRAX" collect --target adb:NOPE -o "$d/e1.dat" -- true
 adb _standin set PHONE state unauthorized

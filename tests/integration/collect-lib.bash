@@ -7,6 +7,8 @@
 #   trax_counts DB      the same from the db's event_type table
 #   errlines FILE      the lines of a --target run's stderr that are not its notes ($NOTES:
 #                     the collector pushed, the path taken, what the path cannot record)
+#   err_case DESC PATTERN OUT CMD...   a --target error: CMD exits 2 with one line (notes
+#                     aside) matching PATTERN, and leaves neither OUT nor OUT.incomplete
 #   rtapp_shape REPORT COMM:PID   a periodic rt-app task's shape by hand from trace-cmd's
 #                     report, between "[0] begins loop 0 phase 0 step 0" and "[0] exiting":
 #                     "OFF_CPU0 ACTIVATIONS DUTY%", then the intervals between activations (ms)
@@ -77,3 +79,15 @@ rtapp_shape() { # report comm:pid
 
 NOTES=": collector for [a-z0-9_]* pushed to \|: root there\( (sudo -n)\)\?: capturing with \|: adbd cannot run as root (a production build): recording\|: this path cannot record: "
 errlines() { grep -cv "$NOTES" "$1"; }
+
+err_case() { # desc want-pattern out cmd...
+	local desc=$1 want=$2 out=$3 rc
+	shift 3
+	"$@" >/dev/null 2>"$TMP/err_case.all"
+	rc=$?
+	# (the notes of a first push, or of the path taken, are not error lines)
+	grep -v "$NOTES" "$TMP/err_case.all" >"$TMP/err_case"
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err_case")" -eq 1 ] && grep -q -- "$want" "$TMP/err_case" &&
+		[ ! -e "$out" ] && [ ! -e "$out.incomplete" ]
+	_result $? "$desc" "exit $rc: $(cat "$TMP/err_case.all")"
+}

@@ -219,17 +219,6 @@ grep -q "^trax collect: $T: workload 'sh' exited with status 3; the part capture
 _result $? "a workload failing on the target: one line; OUT.incomplete and its log on the host" "$(cat "$d/err"; ls "$d")"
 
 # Errors a user meets: one line each, exit 2, no trace
-err_case() { # desc want-pattern out cmd...
-	local desc=$1 want=$2 out=$3 rc
-	shift 3
-	"$@" >/dev/null 2>"$d/e.all"
-	rc=$?
-	# (the note of a first push to a new folder is not an error line)
-	grep -v "$NOTES" "$d/e.all" >"$d/e"
-	[ "$rc" -eq 2 ] && [ "$(wc -l <"$d/e")" -eq 1 ] && grep -q -- "$want" "$d/e" &&
-		[ ! -e "$out" ] && [ ! -e "$out.incomplete" ]
-	_result $? "$desc" "exit $rc: $(cat "$d/e.all")"
-}
 closed=$((port + 1))
 err_case "unreachable (nothing listens)" "^trax collect: ssh://root@127.0.0.1:$closed: unreachable (ssh: .*Connection refused)$" \
 	"$d/e1.dat" "$TRAX" collect --target "ssh://root@127.0.0.1:$closed" --target-dir "$TD" -o "$d/e1.dat" -- true
