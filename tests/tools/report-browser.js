@@ -4,7 +4,7 @@
 // trax's HTML report timeline, and print what it saw as one JSON object.
 //   node report-browser.js CHROMIUM REPORT.html JOB.json
 // JOB: { "shots": DIR, "probes": [{ "lane": "CPU 0", "t": ABS_NS, "window": [A, B] }],
-//        "zooms": N, "click": RESULT_NAME, "open_timeout_ms": 20000 }
+//        "zooms": N, "search": TEXT, "click": RESULT_NAME, "open_timeout_ms": 20000 }
 // Every wait is bounded; the browser is killed on any exit.
 'use strict';
 const { spawn } = require('child_process');
@@ -24,16 +24,24 @@ if (process.getuid && process.getuid() === 0)
 const child = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
 let stderr = '';
 child.stdio[2].on('data', (d) => { stderr = (stderr + d).slice(-4000); });
-function cleanup() {
+let exited = false;
+const gone = new Promise((res) => child.on('exit', () => { exited = true; res(); }));
+// Kill the browser, wait (bounded) until it is gone, remove its profile, exit with code.
+async function finish(code, text) {
+	process.stdout.write(text + '\n');
 	try { child.kill('SIGKILL'); } catch (e) { /* gone */ }
-	fs.rmSync(profile, { recursive: true, force: true });
+	await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+	try { fs.rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left in tmp */ }
+	process.exit(code);
 }
-process.on('exit', cleanup);
+process.on('exit', () => { if (!exited) try { child.kill('SIGKILL'); } catch (e) { /* */ } });
 const overall = setTimeout(() => fail('timed out after ' + (job.timeout_ms || 60000) + ' ms'),
 	job.timeout_ms || 60000);
+let done = false;
 function fail(msg) {
-	process.stdout.write(JSON.stringify({ error: msg, chromium_stderr: stderr }) + '\n');
-	process.exit(1);
+	if (done) return;
+	done = true;
+	finish(1, JSON.stringify({ error: msg, chromium_stderr: stderr }));
 }
 child.on('exit', (c, s) => fail('chromium exited (' + (c === null ? s : c) + ')'));
 
@@ -146,6 +154,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 		res.probes.push({ lane: p.lane, mode, tooltip: tipText, at: xy });
 		if (p.shot) await shot(p.shot);
 	}
+	if (job.search) {
+		await ev("document.getElementById('tl-search').focus()");
+		await S('Input.insertText', { text: job.search });
+		await sleep(50);
+		res.search_found = await ev("document.getElementById('tl-found').textContent");
+		await ev("(() => { const e = document.getElementById('tl-search'); e.value = '';" +
+			" e.dispatchEvent(new Event('input')); })()");
+	}
 	if (job.click) {
 		const c = await ev('(() => { const tr = [...document.querySelectorAll("tr.tl-link")]' +
 			'.find((t) => t.children[1].textContent === ' + JSON.stringify(job.click) + ');' +
@@ -166,8 +182,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 	}
 	res.errors = errors;
 	clearTimeout(overall);
-	child.removeAllListeners('exit');
-	try { await send('Browser.close', {}, undefined, 3000); } catch (e) { /* killed below */ }
-	process.stdout.write(JSON.stringify(res) + '\n');
-	process.exit(0);
+	done = true;
+	finish(0, JSON.stringify(res));
 })().catch((e) => fail(e.message));
