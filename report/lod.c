@@ -176,7 +176,8 @@ static int dict_load(struct tl *t, struct dict *d, const char *sql)
 		d->s[d->n++] = xstrdup(s ? s : "");
 	}
 	sqlite3_finalize(st);
-	qsort(d->s, d->n, sizeof(*d->s), cmp_str);
+	if (d->n)
+		qsort(d->s, d->n, sizeof(*d->s), cmp_str);
 	return 0;
 }
 
@@ -184,6 +185,8 @@ static int dict_find(const struct dict *d, const char *s)
 {
 	char **p;
 
+	if (!d->n)
+		return 0;
 	if (!s)
 		s = "";
 	p = bsearch(&s, d->s, d->n, sizeof(*d->s), cmp_str);
@@ -739,8 +742,8 @@ int trax_timeline_html(sqlite3 *db, const struct trax_tl_window *w, int nw, stru
 		add_json_str(&meta, w[i].name);
 		strbuf_adds(&meta, ",\"verdict\":");
 		add_json_str(&meta, w[i].verdict);
-		strbuf_addf(&meta, ",\"start\":%lld,\"end\":%lld}", (long long)(w[i].start - t.t0),
-			    (long long)(w[i].end - t.t0));
+		strbuf_addf(&meta, ",\"pid\":%d,\"start\":%lld,\"end\":%lld}", w[i].pid,
+			    (long long)(w[i].start - t.t0), (long long)(w[i].end - t.t0));
 	}
 	strbuf_adds(&meta, "]}");
 

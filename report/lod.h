@@ -12,6 +12,7 @@
 struct trax_tl_window {
 	const char *name;	/* the result's name, as in the verdict table's rule column */
 	const char *verdict;	/* "fail", "pass", ... as in the row's class */
+	int pid;		/* the result's task (highlighted on a click), or -1 */
 	int64_t start, end;	/* absolute trace ns */
 };
 

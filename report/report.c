@@ -735,6 +735,7 @@ static int html_timeline(struct report *rp, struct strbuf *sb)
 
 		w[i].name = r->name;
 		w[i].verdict = verdict_text(r);
+		w[i].pid = r->task && strrchr(r->task, ':') ? atoi(strrchr(r->task, ':') + 1) : -1;
 		w[i].start = r->has_span ? r->span.start : rp->start;
 		w[i].end = r->has_span ? r->span.end : rp->end;
 	}

@@ -139,6 +139,7 @@
 		const lane = { k: 'counter', c, name: c.name, h: CNT_H, lo, hi };
 		if (c.u !== undefined && M.lanes.some((l) => l.k === 'thread' && l.u === c.u)) {
 			lane.name = '  ' + c.name.split(' ')[0];
+			lane.u = c.u;
 			if (!threadCounters.has(c.u))
 				threadCounters.set(c.u, []);
 			threadCounters.get(c.u).push(lane);
@@ -160,11 +161,32 @@
 		}
 	});
 	let total = 0;
-	for (const l of lanes) {
-		l.y = total;
-		total += l.h + GAP;
+	function layout() {
+		total = 0;
+		for (const l of lanes) {
+			l.y = total;
+			total += l.h + GAP;
+		}
 	}
+	layout();
 	canvas.style.height = Math.min(560, RULER_H + total + 8) + 'px';
+	/* Move a thread's lanes (its state, counters, slices) right under the CPUs. */
+	function bringUp(pid) {
+		const first = lanes.findIndex((l) => l.k === 'thread' && threads.get(l.u) &&
+			threads.get(l.u)[0] === pid);
+		if (first < 0)
+			return;
+		let end = first + 1;
+		while (end < lanes.length && lanes[end].k !== 'thread' && lanes[end].u === lanes[first].u)
+			end++;
+		const group = lanes.splice(first, end - first);
+		let at = 0;
+		while (at < lanes.length && lanes[at].k === 'cpu')
+			at++;
+		lanes.splice(at, 0, ...group);
+		layout();
+		scrollY = 0;
+	}
 
 	/* ---- view ---- */
 	let v0 = 0, v1 = SPAN, scrollY = 0, W = 0, H = 0, hover = null, query = '';
@@ -274,9 +296,13 @@
 		}
 		return lo;
 	}
-	/* The level for this view: the coarsest with a column per pixel, or -1: exact. */
+	/* The level for this view: the coarsest with a column per pixel, or -1: exact (also when
+	 * the view holds two tiles or fewer: their events fold as fast as a summary). */
 	function chooseLevel() {
 		const npx = (v1 - v0) / plotW();
+		if (Math.min(v1, SPAN) - Math.max(v0, 0) <= 2 * TILE_NS &&
+		    Math.floor(Math.min(v1, SPAN - 1) / TILE_NS) - Math.floor(Math.max(v0, 0) / TILE_NS) < 2)
+			return -1;
 		for (let l = 0; l < M.levels.length; l++)
 			if (SPAN / M.levels[l] <= npx)
 				return l;
@@ -684,7 +710,8 @@
 		e.preventDefault();
 	});
 	$('tl-reset').addEventListener('click', () => setView(0, SPAN));
-	$('tl-search').addEventListener('input', (e) => {
+	const search = $('tl-search');
+	search.addEventListener('input', (e) => {
 		query = e.target.value.trim().toLowerCase();
 		hl.clear();
 		if (query)
@@ -705,6 +732,11 @@
 		tr.title = 'show this rule\'s window in the timeline';
 		tr.addEventListener('click', () => {
 			$('timeline').scrollIntoView();
+			if (w.pid >= 0) {	/* the rule's task, highlighted, its lanes under the CPUs */
+				search.value = String(w.pid);
+				search.dispatchEvent(new Event('input'));
+				bringUp(w.pid);
+			}
 			setView(w.start, w.end);
 		});
 	}

@@ -57,6 +57,7 @@ EOF
 html=$TMP/report.html
 ok "report with the timeline written" "$TRAX" report "$TMP/t.txt" --rules "$TMP/rules.json" \
 	-o "$html"
+[ -s "$html" ] || finish
 ntiles=$(grep -o '"ntiles":[0-9]*' "$html" | cut -d: -f2)
 [ "${ntiles:-0}" -ge 2 ]
 _result $? "the exact events are cut into several tiles" "ntiles=$ntiles"
