@@ -97,6 +97,18 @@ $(BUILD)/.pkgs-ok: Makefile
 	@touch $@
 $(LIB_OBJ) $(CMD_OBJ) $(UNIT_BIN) $(TOOL_BIN): | $(BUILD)/.pkgs-ok
 
+# The interactive timeline's script (report/timeline.js, plain ES2017) goes into the binary as
+# the bytes of a C array that report/lod.c includes: od and sed, nothing to install.
+define TL_JS_RULE
+$(1)/gen/timeline-js.inc: report/timeline.js
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,GEN,$$@)od -An -v -tx1 $$< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' >$$@.tmp && \
+		mv $$@.tmp $$@
+$(1)/report/lod.o: $(1)/gen/timeline-js.inc
+endef
+$(eval $(call TL_JS_RULE,$(BUILD)))
+$(BUILD)/report/lod.o: CFLAGS_ALL += -I$(BUILD)/gen
+
 $(LIBTRAX): $(LIB_OBJ)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
 
@@ -157,6 +169,9 @@ SECONDS ?= 60
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CLANG,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(eval $(call TL_JS_RULE,$(FUZZ_BUILD)))
+$(FUZZ_BUILD)/report/lod.o: FUZZ_CFLAGS += -I$(FUZZ_BUILD)/gen
 
 $(FUZZ_BUILD)/libtrax.a: $(FUZZ_LIB_OBJ)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^

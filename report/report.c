@@ -12,6 +12,7 @@
 #include "assert/assert.h"
 #include "plot/plot.h"
 #include "parse/parse.h"
+#include "report/lod.h"
 #include "report/report.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
@@ -24,7 +25,7 @@
  * drawn by plot/ on demand: inline SVG in the HTML, straight onto the page in the PDF.
  */
 
-enum blk_kind { B_TITLE, B_H2, B_H3, B_P, B_NOTE, B_TABLE, B_CHART };
+enum blk_kind { B_TITLE, B_H2, B_H3, B_P, B_NOTE, B_TABLE, B_CHART, B_TIMELINE };
 
 struct table {
 	int ncols, nrows, cap;
@@ -60,6 +61,7 @@ struct report {
 	char title[320];
 	int64_t start, end;
 	int ncpus;
+	int html;		/* the interactive timeline goes after the verdicts (report/lod.c) */
 	struct trax_verdicts v;
 };
 
@@ -569,6 +571,8 @@ static int build_verdicts(struct report *rp)
 		cells[5] = r->reason ? r->reason : "";
 		row(rp, t, cells);
 	}
+	if (rp->html)
+		add(rp, B_TIMELINE, "Timeline")->anchor = xstrdup("timeline");
 	/* Charts for what did not pass, failures first. */
 	for (int i = 0; i < rp->v.n; i++) {
 		const struct trax_result *r = sorted[i];
@@ -674,7 +678,13 @@ static const char css[] =
 	"border:1px solid #e4e4e4}figcaption{color:#444;font-size:13px;margin-top:4px}"
 	"caption{text-align:left;font-weight:bold;padding:4px 0}"
 	"footer{color:#777;font-size:12px;margin-top:30px;border-top:1px solid #ddd;"
-	"padding-top:6px}";
+	"padding-top:6px}"
+	".tl{position:relative}.tl-bar{margin:4px 0;font-size:13px}#tl-canvas{width:100%;"
+	"height:560px;display:block;border:1px solid #ccc;outline:none;cursor:grab}"
+	".tl-tip{position:absolute;pointer-events:none;background:#fffff0;border:1px solid #888;"
+	"padding:3px 6px;font-size:12px;white-space:pre;z-index:2}.tl-help{color:#555;"
+	"font-size:12px;margin:2px 0}tr.tl-link{cursor:pointer}tr.tl-link:hover td{"
+	"background:#fde8e6}";
 
 static void html_table(struct strbuf *sb, const struct blk *b)
 {
@@ -712,6 +722,26 @@ static void html_table(struct strbuf *sb, const struct blk *b)
 		strbuf_adds(sb, "</tr>\n");
 	}
 	strbuf_adds(sb, "</tbody></table>\n");
+}
+
+/* The timeline with every result's window (the whole trace for those without one). */
+static int html_timeline(struct report *rp, struct strbuf *sb)
+{
+	struct trax_tl_window *w = rp->v.n ? xcalloc(rp->v.n, sizeof(*w)) : NULL;
+	int ret;
+
+	for (int i = 0; i < rp->v.n; i++) {
+		const struct trax_result *r = &rp->v.res[i];
+
+		w[i].name = r->name;
+		w[i].verdict = verdict_text(r);
+		w[i].pid = r->task && strrchr(r->task, ':') ? atoi(strrchr(r->task, ':') + 1) : -1;
+		w[i].start = r->has_span ? r->span.start : rp->start;
+		w[i].end = r->has_span ? r->span.end : rp->end;
+	}
+	ret = trax_timeline_html(rp->db, w, rp->v.n, sb, rp->err);
+	free(w);
+	return ret;
 }
 
 static int write_html(struct report *rp, struct strbuf *sb)
@@ -763,6 +793,11 @@ static int write_html(struct report *rp, struct strbuf *sb)
 		case B_TABLE:
 			html_table(sb, b);
 			break;
+		case B_TIMELINE:
+			ret = html_timeline(rp, sb);
+			if (ret)
+				return ret;
+			break;
 		case B_CHART: {
 			struct trax_error e = { 0 };
 			char prefix[32];
@@ -786,7 +821,8 @@ static int write_html(struct report *rp, struct strbuf *sb)
 		}
 	}
 	strbuf_adds(sb, "<footer>Written by trax " TRAX_VERSION " from the trace alone: every "
-		    "figure comes from its records. The page needs no script and no network."
+		    "figure comes from its records. The timeline's script and data are inline: "
+		    "nothing is fetched."
 		    "</footer>"
 		    "\n</body>\n</html>\n");
 	return 0;
@@ -1115,6 +1151,8 @@ static int write_pdf(struct report *rp, cairo_surface_t *s)
 		case B_CHART:
 			ret = pdf_chart(&p, rp, b);
 			break;
+		case B_TIMELINE:	/* HTML only */
+			break;
 		}
 	}
 	if (!ret) {
@@ -1186,12 +1224,15 @@ int trax_report_write(sqlite3 *db, const struct trax_report_opts *o, enum trax_r
 	trax_plot_fmt_duration(d, sizeof(d), (double)(rp.end - rp.start), 0);
 	addf(&rp, B_P, "%s, %d CPUs, from %s for %s. Written by trax %s.", rp.name, rp.ncpus, a,
 	     d, TRAX_VERSION);
+	rp.html = fmt == TRAX_REPORT_HTML;
 	build_summary(&rp);
 	if (o->rules) {
 		ret = build_verdicts(&rp);
 		if (ret)
 			goto out;
 	}
+	if (rp.html && !(o->rules && rp.v.n))	/* else after the verdict table */
+		add(&rp, B_TIMELINE, "Timeline")->anchor = xstrdup("timeline");
 	build_charts(&rp);
 
 	ret = trax_outfile_open(&of, path, err);

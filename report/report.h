@@ -8,7 +8,7 @@
 #include "util/error.h"
 
 enum trax_report_format {
-	TRAX_REPORT_HTML,	/* one file: inline CSS and SVG, no script, nothing fetched */
+	TRAX_REPORT_HTML,	/* one file: inline CSS, SVG and the timeline's script, nothing fetched */
 	TRAX_REPORT_PDF,	/* the same content, one chart per page */
 };
 

@@ -26,9 +26,10 @@ demo=("${trax[@]}" rt-app)
 # man-db with groff-base to render the man pages (tests/integration/man-pages.sh, help-man.sh),
 # protoc with protobuf's descriptor.proto to decode Perfetto traces and the reference schema
 # (tests/integration/perfetto-*.sh), and OpenSSH's server and client for the board over ssh
-# (tests/integration/collect-ssh.sh starts its own sshd on 127.0.0.1).
+# (tests/integration/collect-ssh.sh starts its own sshd on 127.0.0.1), and Chromium with
+# Node.js to drive it over the DevTools protocol (tests/integration/report-browser.sh).
 check=("${all[@]}" clang libclang-rt-14-dev trace-cmd rt-app stress-ng sqlite3 libxml2-utils jq
-	poppler-utils perl zstd chromium linux-source-6.1 rsync man-db groff-base
+	poppler-utils perl zstd chromium nodejs linux-source-6.1 rsync man-db groff-base
 	protobuf-compiler libprotobuf-dev openssh-server openssh-client adb)
 bench=("${check[@]}")
 # The fuzz targets: clang and its runtime (libFuzzer, the sanitizers), with the libraries of all.
