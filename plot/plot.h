@@ -122,6 +122,9 @@ struct trax_plot_info {
 	int nlabels;
 	struct trax_plot_rect *labels;
 	int nslices, nslices_hidden;
+	/* What the chart names, one per line: a timeline's legend entries, a counters chart's
+	 * lanes ("group · strip"). Freed by trax_plot_info_release(). */
+	char *names;
 };
 
 /* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */

@@ -331,6 +331,8 @@ static void draw_lane(struct tl *t, struct lane_acc *l, double x, double y, doub
 	}
 }
 
+static int elide(cairo_t *cr, char *s, size_t len, double maxw);
+
 static int cmp_comm_ns(const void *a, const void *b, void *arg)
 {
 	const double *ns = arg;
@@ -378,8 +380,12 @@ static void draw_legend(struct tl *t, double x, double y, double w)
 			if (cx + iw > x + w - 90)
 				break;
 		}
+		if (!elide(cr, buf, sizeof(buf), w - 26))
+			break;
+		iw = 14 + ch_text_width(cr, buf) + 12;
 		comm_rgb(t, comm, rgb);
 		ch_rgb(cr, rgb);
+		ch_info_name(c->info, buf);
 		cairo_rectangle(cr, cx, y + row * LEGEND_ROW + 2, 10, 10);
 		cairo_fill(cr);
 		ch_hex(cr, CH_FG);
