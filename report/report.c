@@ -626,7 +626,7 @@ static void build_charts(struct report *rp)
 
 		n = n < 60 ? n : 60;
 		g = g < 12 ? g : 12;
-		add_chart(rp, TRAX_PLOT_COUNTERS, 1100, 100 + 16 * n + 19 * g,
+		add_chart(rp, TRAX_PLOT_COUNTERS, 1100, 160 + 16 * n + 19 * g,
 			  "Counter tracks (step lines; a sample holds until the next): every "
 			  "CPU's frequency and idle state, then the other tracks, then the "
 			  "counters of each process.");
