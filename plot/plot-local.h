@@ -79,6 +79,8 @@ void ch_time_axis(struct chart *c, double x, double y, double w);
 void ch_fmt_value(char *buf, size_t len, double v, const char *unit);
 void ch_rgb(cairo_t *cr, const double rgb[3]);
 void ch_hex(cairo_t *cr, uint32_t rgb);
+/* Append a line to info->names (info may be NULL). */
+void ch_info_name(struct trax_plot_info *info, const char *name);
 
 /* The kinds' drawing functions (plot/kinds.h names them). */
 #define CH_KIND(id, name, draw, options, events, help) int draw(struct chart *c);

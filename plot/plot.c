@@ -92,6 +92,18 @@ int trax_plot_format_from_path(const char *path, enum trax_plot_format *fmt)
 	return 0;
 }
 
+void ch_info_name(struct trax_plot_info *info, const char *name)
+{
+	size_t have, n = strlen(name);
+
+	if (!info)
+		return;
+	have = info->names ? strlen(info->names) : 0;
+	info->names = xrealloc(info->names, have + n + 2);
+	memcpy(info->names + have, name, n);
+	memcpy(info->names + have + n, "\n", 2);
+}
+
 void trax_plot_info_release(struct trax_plot_info *info)
 {
 	if (!info)
@@ -99,6 +111,11 @@ void trax_plot_info_release(struct trax_plot_info *info)
 	free(info->lanes);
 	info->lanes = NULL;
 	info->nlanes = 0;
+	free(info->labels);
+	info->labels = NULL;
+	info->nlabels = 0;
+	free(info->names);
+	info->names = NULL;
 }
 
 /* ---- database helpers ---- */

@@ -101,6 +101,11 @@ struct trax_plot_lane {
 	double x, y, w, h;
 };
 
+/* A rectangle on the surface. */
+struct trax_plot_rect {
+	double x, y, w, h;
+};
+
 /* What a drawing did: where it drew (for tests and reports) and how much it read. */
 struct trax_plot_info {
 	double x, y, w, h;		/* the plot area */
@@ -110,6 +115,16 @@ struct trax_plot_info {
 					 * trax_plot_info_release() */
 	uint64_t rows;			/* rows read from the database */
 	uint64_t values;		/* durations in a distribution, samples in counters */
+	/* Timeline overlays: ticks of plain trace markers and kills, their labels (each box
+	 * inside the plot area, none overlapping), atrace slice rectangles and the slices of
+	 * threads that had no row left. Freed by trax_plot_info_release(). */
+	int nticks;
+	int nlabels;
+	struct trax_plot_rect *labels;
+	int nslices, nslices_hidden;
+	/* What the chart names, one per line: a timeline's legend entries, a counters chart's
+	 * lanes ("group · strip"). Freed by trax_plot_info_release(). */
+	char *names;
 };
 
 /* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */

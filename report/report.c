@@ -368,7 +368,12 @@ static void build_summary(struct report *rp)
 	if (count(db, "SELECT count(*) FROM (SELECT 1 FROM sched_slice WHERE pid != 0 "
 		  "LIMIT 1)") > 0) {
 		t = add_table(rp, "Busiest tasks", 5, task_head, 0x1d);
-		if (sqlite3_prepare_v2(db, "SELECT t.pid, t.comm, sum(s.dur), count(*) FROM "
+		/* a thread is one row, named by its earlier names and its last one */
+		if (sqlite3_prepare_v2(db, "SELECT t.pid, coalesce((SELECT group_concat(comm, "
+				       "' \u2192 ') FROM (SELECT comm FROM thread_comm c WHERE "
+				       "c.utid = s.utid AND c.comm != t.comm GROUP BY comm ORDER "
+				       "BY min(ts))) || ' \u2192 ' || t.comm, t.comm), sum(s.dur), "
+				       "count(*) FROM "
 				       "sched_slice s JOIN thread t USING(utid) WHERE s.pid != 0 "
 				       "GROUP BY s.utid ORDER BY sum(s.dur) DESC, t.pid LIMIT 10",
 				       -1, &st, NULL) == SQLITE_OK) {
@@ -613,26 +618,22 @@ static void build_charts(struct report *rp)
 	add(rp, B_H2, "Charts")->anchor = xstrdup("charts");
 	ch = add_chart(rp, TRAX_PLOT_TIMELINE, 1100, 150 + 48 * lanes,
 		       "CPU timeline of the whole trace: lane height is the busy share of each "
-		       "pixel column; dashed lines are trace markers.");
-	/* One counters chart per kind of track. */
+		       "pixel column; ticks at the top are trace markers, rows under the CPUs "
+		       "atrace slices per thread.");
+	/* One counters chart of every track, grouped (CPU tracks first, then per process). */
 	if (table_exists(rp->db, "track") &&
-	    sqlite3_prepare_v2(rp->db, "SELECT t.name, count(DISTINCT t.id) FROM track t WHERE "
-			       "EXISTS (SELECT 1 FROM counter c WHERE c.track_id = t.id) GROUP BY "
-			       "t.name ORDER BY t.name", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(st, 0);
-			int n = sqlite3_column_int(st, 1);
-			char cap[256];
+	    sqlite3_prepare_v2(rp->db, "SELECT count(*), count(DISTINCT CASE WHEN utid IS NULL "
+			       "THEN name ELSE utid END) FROM track t WHERE EXISTS (SELECT 1 FROM "
+			       "counter c WHERE c.track_id = t.id)", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
+		int n = sqlite3_column_int(st, 0), g = sqlite3_column_int(st, 1);
 
-			snprintf(cap, sizeof(cap), "Counter tracks: %s (step lines; a sample holds "
-				 "until the next)", name ? name : "?");
-			ch = add_chart(rp, TRAX_PLOT_COUNTERS, 1100,
-				       110 + 46 * (n < 12 ? n : 12), cap);
-			snprintf(ch->track, sizeof(ch->track), "%s", name ? name : "");
-			ch->tracks[0] = ch->track;
-			ch->o.tracks = ch->tracks;
-			ch->o.ntracks = 1;
-		}
+		n = n < 60 ? n : 60;
+		g = g < 12 ? g : 12;
+		add_chart(rp, TRAX_PLOT_COUNTERS, 1100, 160 + 16 * n + 19 * g,
+			  "Counter tracks (step lines; a sample holds until the next): every "
+			  "CPU's frequency and idle state, then the other tracks, then the "
+			  "counters of each process.");
 	}
 	sqlite3_finalize(st);
 	add_chart(rp, TRAX_PLOT_RESIDENCY, 1100, 380,

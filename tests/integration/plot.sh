@@ -179,10 +179,10 @@ label=$(basename "$src")
 ok "report $label: HTML written" "$TRAX" report "$src" -o "$TMP/r.html"
 ok "report $label: PDF written" "$TRAX" report "$src" -o "$TMP/r.pdf"
 
-# The charts a report holds, counted from the database: the timeline, one counters chart per
-# track name with samples, residency, slice-length histogram and CDF, wakeup CDF when the
-# trace has wakeups (thread_state "R").
-ntracks=$(q "$src" "SELECT count(DISTINCT t.name) FROM track t WHERE EXISTS
+# The charts a report holds, counted from the database: the timeline, one counters chart (all
+# tracks, grouped) when a track has samples, residency, slice-length histogram and CDF, wakeup
+# CDF when the trace has wakeups (thread_state "R").
+ntracks=$(q "$src" "SELECT count(*) > 0 FROM track t WHERE EXISTS
 	(SELECT 1 FROM counter c WHERE c.track_id = t.id)")
 nwake=$(q "$src" "SELECT count(*) > 0 FROM thread_state WHERE state = 'R'")
 charts=$((1 + ntracks + 3 + nwake))

@@ -155,7 +155,8 @@ static void test_timeline_pixels(void **state)
 	struct img im;
 	int64_t t0 = 1000000;
 	int w;
-	uint32_t alpha = comm_px("alpha"), beta = comm_px("beta");
+	/* utid 3 is "beta", renamed "gamma": one thread, drawn in the colour of its last name */
+	uint32_t alpha = comm_px("alpha"), beta = comm_px("gamma");
 
 	(void)state;
 	trax_plot_opts_init(&o);
@@ -347,7 +348,7 @@ static void test_timeline_real_trace(void **state)
 }
 
 /* --task: the selected task keeps its colour (any of its names matches), others are grey;
- * the name at slice time gives the colour (beta, then gamma after its rename). */
+ * a thread is one colour, its last name's (gamma, also before its rename from beta). */
 static void test_timeline_task_and_rename(void **state)
 {
 	sqlite3 *db = canned(NULL);
@@ -372,7 +373,7 @@ static void test_timeline_task_and_rename(void **state)
 	o.task = "gam*";
 	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
 	ln = &info.lanes[0];
-	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, comm_px("beta")), (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, comm_px("gamma")), (int)ln->h);
 	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 520, comm_px("gamma")),
 			 (int)ln->h);
 	ln = &info.lanes[1];
