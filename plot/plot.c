@@ -99,6 +99,9 @@ void trax_plot_info_release(struct trax_plot_info *info)
 	free(info->lanes);
 	info->lanes = NULL;
 	info->nlanes = 0;
+	free(info->bins);
+	info->bins = NULL;
+	info->nbins = 0;
 }
 
 /* ---- database helpers ---- */

@@ -61,6 +61,17 @@ enum {
 	TRAX_PLOT_MARK_KILL = 2,	/* the kill table (low-memory and OOM kills) */
 };
 
+/*
+ * The value axis of histograms and CDFs (opts.logx). AUTO: logarithmic when a linear one
+ * would crowd most values into one bin (a long tail; plot/dist.c's want_log() has the rule),
+ * else linear; the axis caption says which ("... (log scale)").
+ */
+enum {
+	TRAX_PLOT_LOGX_AUTO = 0,
+	TRAX_PLOT_LOGX_ON = 1,
+	TRAX_PLOT_LOGX_OFF = -1,
+};
+
 /* A window to shade on a timeline (a rule's window), absolute ns. */
 struct trax_plot_span {
 	int64_t start, end;
@@ -85,7 +96,7 @@ struct trax_plot_opts {
 	enum trax_plot_durations durations;
 	const char *sql;		/* TRAX_DUR_SQL: a read-only SELECT of durations (ns) */
 	int bins;			/* histogram bins; 0: automatic */
-	int logx;			/* histogram, cdf: logarithmic value axis */
+	int logx;			/* histogram, cdf: the value axis, TRAX_PLOT_LOGX_* */
 	const struct trax_plot_group *groups;	/* residency per group instead of per CPU */
 	int ngroups;
 	const struct trax_plot_span *spans;	/* windows shaded on timelines */
@@ -110,6 +121,9 @@ struct trax_plot_info {
 					 * trax_plot_info_release() */
 	uint64_t rows;			/* rows read from the database */
 	uint64_t values;		/* durations in a distribution, samples in counters */
+	int logx;			/* histogram, cdf: 1 when the value axis drawn is log */
+	int nbins;			/* histogram: the bins drawn, left to right, and the */
+	uint64_t *bins;			/* values in each (freed by trax_plot_info_release) */
 };
 
 /* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */

@@ -498,6 +498,145 @@ static void test_distribution_counts(void **state)
 	sqlite3_close(db);
 }
 
+#define BAR_PX 0x4078b5u	/* the histogram's bars: rgb(0.25, 0.47, 0.71) */
+
+/* Height in pixels of the bar at column x: bar colour counted up from the plot's bottom. */
+static int bar_height(const struct img *im, const struct trax_plot_info *info, int x)
+{
+	int y = (int)(info->y + info->h) - 1, n = 0;
+
+	while (y - n >= (int)info->y && px(im, x, y - n) == BAR_PX)
+		n++;
+	return n;
+}
+
+#define HUNDRED "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99) "
+
+/*
+ * The value axis and the bins, counted by hand. 0 .. 10 in 5 bins over [0, 10]: 2, 2, 2, 2
+ * and 3 (10 is in the last); a linear axis shows them, so it stays linear (and a
+ * single decade is no tail). 40 x 1 us, 40 x 10 us, 20 x 1 ms: a linear axis crowds 80 of
+ * the 100 into its first bin, so the axis is log over 1 us .. 1 ms (3 decades): 3 bins of a
+ * decade hold 40, 40, 20; 10 automatic bins of 0.3 decades hold 40 in bin 0, 40 in bin 3
+ * (10 us = 1/0.3 = 3.3 bins in) and 20 in bin 9 (the last, closed); forced linear, 3 bins
+ * over [1 us, 1 ms] hold 80, 0, 20. The CDF chooses its axis by the same rule.
+ */
+static void test_distribution_axis(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	static const char *const small = "SELECT value FROM (" HUNDRED "SELECT i AS value FROM n "
+					 "WHERE i <= 10)";
+	static const char *const tail = HUNDRED "SELECT CASE WHEN i < 40 THEN 1000 WHEN i < 80 "
+					"THEN 10000 ELSE 1000000 END FROM n";
+	static const struct { int kind, tail, logx, bins, want_log, nb;
+			      uint64_t want[10]; } cases[] = {
+		{ TRAX_PLOT_HISTOGRAM, 0, TRAX_PLOT_LOGX_AUTO, 5, 0, 5, { 2, 2, 2, 2, 3 } },
+		{ TRAX_PLOT_HISTOGRAM, 1, TRAX_PLOT_LOGX_AUTO, 3, 1, 3, { 40, 40, 20 } },
+		{ TRAX_PLOT_HISTOGRAM, 1, TRAX_PLOT_LOGX_AUTO, 0, 1, 10,
+		  { 40, 0, 0, 40, 0, 0, 0, 0, 0, 20 } },
+		{ TRAX_PLOT_HISTOGRAM, 1, TRAX_PLOT_LOGX_OFF, 3, 0, 3, { 80, 0, 20 } },
+		{ TRAX_PLOT_HISTOGRAM, 0, TRAX_PLOT_LOGX_ON, 5, 1, 0, { 0 } },
+		{ TRAX_PLOT_CDF, 0, TRAX_PLOT_LOGX_AUTO, 0, 0, 0, { 0 } },
+		{ TRAX_PLOT_CDF, 1, TRAX_PLOT_LOGX_AUTO, 0, 1, 0, { 0 } },
+		{ TRAX_PLOT_CDF, 1, TRAX_PLOT_LOGX_OFF, 0, 0, 0, { 0 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trax_plot_opts o;
+		struct trax_plot_info info;
+		struct trax_error err = { 0 };
+		struct img im;
+
+		trax_plot_opts_init(&o);
+		o.kind = cases[i].kind;
+		o.durations = TRAX_DUR_SQL;
+		o.sql = cases[i].tail ? tail : small;
+		o.logx = cases[i].logx;
+		o.bins = cases[i].bins;
+		o.width = 800;
+		o.height = 400;
+		assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+		assert_int_equal(info.logx, cases[i].want_log);
+		if (cases[i].kind == TRAX_PLOT_HISTOGRAM && cases[i].nb) {
+			double bw = info.w / cases[i].nb;
+			int h0 = 0;
+
+			assert_int_equal(info.nbins, cases[i].nb);
+			for (int k = 0; k < cases[i].nb; k++) {
+				int h = bar_height(&im, &info, (int)(info.x + (k + 0.5) * bw));
+
+				assert_int_equal(info.bins[k], cases[i].want[k]);
+				/* the drawing: heights in proportion, bin 0 the reference */
+				if (k == 0)
+					h0 = h;
+				else
+					assert_true(abs(h * (int)cases[i].want[0] -
+							h0 * (int)cases[i].want[k]) <=
+						    (int)cases[i].want[0]);
+				assert_int_equal(h > 0, cases[i].want[k] > 0);
+			}
+		}
+		cairo_surface_destroy(im.s);
+		trax_plot_info_release(&info);
+	}
+	sqlite3_close(db);
+}
+
+/*
+ * The juno trace's 1431 slices run from 2 us to 2.5 s: a linear axis put them all in one bar;
+ * the default histogram is on a log axis and no bar holds 90 % of them, in its bins and in its
+ * pixels (bar area per bin, from the drawing).
+ */
+static void test_distribution_juno(void **state)
+{
+	const char *shared = getenv("TRAX_SHARED");
+	char path[4096];
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	sqlite3 *db = NULL;
+	struct img im;
+	uint64_t max = 0, sum = 0;
+	double area[200] = { 0 }, total = 0, amax = 0, bw;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/lisa/juno_sched_raw.txt",
+		 shared ? shared : "../shared");
+	if (access(path, R_OK)) {
+		printf("# SKIP %s absent (../shared/traces is not part of the repository)\n", path);
+		skip();
+	}
+	assert_int_equal(trax_db_open(path, NULL, &db, &err), 0);
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_HISTOGRAM;
+	o.width = 1200;
+	o.height = 600;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.values, 1431);
+	assert_int_equal(info.logx, 1);
+	assert_true(info.nbins > 5 && info.nbins <= 200);
+	for (int k = 0; k < info.nbins; k++) {
+		max = info.bins[k] > max ? info.bins[k] : max;
+		sum += info.bins[k];
+	}
+	assert_int_equal(sum, 1431);
+	assert_true(max * 10 < sum * 9);
+	bw = info.w / info.nbins;
+	for (int x = 0; x < (int)info.w; x++) {
+		int k = (int)(x / bw);
+
+		area[k] += bar_height(&im, &info, (int)info.x + x);
+		total += bar_height(&im, &info, (int)info.x + x);
+	}
+	for (int k = 0; k < info.nbins; k++)
+		amax = area[k] > amax ? area[k] : amax;
+	assert_true(total > 0 && amax < 0.9 * total);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
 /* Errors: one line each, the right code, nothing left behind. */
 static void test_errors(void **state)
 {
@@ -693,6 +832,8 @@ int main(void)
 		cmocka_unit_test(test_residency_bars),
 		cmocka_unit_test(test_counters_step),
 		cmocka_unit_test(test_distribution_counts),
+		cmocka_unit_test(test_distribution_axis),
+		cmocka_unit_test(test_distribution_juno),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kind_table),
 		cmocka_unit_test(test_formats_deterministic),
