@@ -651,6 +651,261 @@ void trax_plot_comm_colour(const char *comm, double rgb[3])
 	rgb[2] = round(hue2rgb(p, q, hue - 1.0 / 3) * 255) / 255;
 }
 
+/*
+ * Task colours. The palette is Tableau 10 without its grey, in its order, and three more
+ * picked to keep the smallest CIELAB distance of the set high (each one the sRGB colour of
+ * lightness 30 to 85 farthest from the others by CIEDE2000): every pair is more than 29 apart
+ * by CIE76 (18 by CIEDE2000), every colour more than 22 from the grey of the other tasks
+ * (CH_OTHER), the lane background and the text colour. Ranks go by busyness, so the busiest
+ * task is blue, the next orange, and so on.
+ */
+static const uint32_t task_palette[TRAX_PLOT_PALETTE_N] = {
+	0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948,
+	0xb07aa1, 0xff9da7, 0x9c755f, 0x7700aa, 0x005500, 0x773344,
+};
+
+struct trax_plot_palette {
+	int n;
+	char *comm[TRAX_PLOT_PALETTE_N];	/* by rank */
+};
+
+uint32_t trax_plot_palette_colour(int rank)
+{
+	return rank >= 0 && rank < TRAX_PLOT_PALETTE_N ? task_palette[rank] : CH_OTHER;
+}
+
+int trax_plot_palette_rank(const struct trax_plot_palette *p, const char *comm)
+{
+	for (int i = 0; p && comm && i < p->n; i++)
+		if (!strcmp(p->comm[i], comm))
+			return i;
+	return -1;
+}
+
+int trax_plot_palette_rgb(const struct trax_plot_palette *p, const char *comm, double rgb[3])
+{
+	int rank = trax_plot_palette_rank(p, comm);
+	uint32_t c = trax_plot_palette_colour(rank);
+
+	rgb[0] = ((c >> 16) & 0xff) / 255.0;
+	rgb[1] = ((c >> 8) & 0xff) / 255.0;
+	rgb[2] = (c & 0xff) / 255.0;
+	return rank;
+}
+
+void trax_plot_palette_free(struct trax_plot_palette *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->n; i++)
+		free(p->comm[i]);
+	free(p);
+}
+
+struct comm_ns {
+	char *comm;
+	int64_t ns;
+};
+
+static int cmp_comm_name(const void *a, const void *b)
+{
+	return strcmp(((const struct comm_ns *)a)->comm, ((const struct comm_ns *)b)->comm);
+}
+
+static int cmp_comm_busy(const void *a, const void *b)
+{
+	const struct comm_ns *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return strcmp(x->comm, y->comm);
+}
+
+/*
+ * CPU time per name: a thread with one name gives it all its time (one GROUP BY); a renamed
+ * one (exec) gives each name the slices that start while it had it (the name at a slice's
+ * start, as the timeline colours it), one indexed sum per name.
+ */
+static void comm_ns_add(struct comm_ns **v, int *n, int *cap, const char *comm, int64_t ns)
+{
+	if (ns <= 0)
+		return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[*n].comm = xstrdup(comm);
+	(*v)[(*n)++].ns = ns;
+}
+
+/* A thread's names in time order: from thread_comm, else thread.comm. */
+struct name_row {
+	int64_t utid, ts;
+	char *comm;
+};
+
+/*
+ * CPU time per name: a thread with one name gives it all its time (one GROUP BY); a renamed
+ * one (exec) gives each name the slices that start while it had it (the name at a slice's
+ * start, as the timeline colours it; the first name also covers what came before it), one
+ * indexed sum per name.
+ */
+static int palette_times(sqlite3 *db, int buffer, struct comm_ns **out, int *nout)
+{
+	sqlite3_stmt *st = NULL, *part = NULL;
+	struct comm_ns *v = NULL;
+	struct name_row *r = NULL;
+	int64_t *busy = NULL, max_utid = -1;
+	int n = 0, cap = 0, nr = 0, cr = 0, rc, ret = -1;
+
+	*out = NULL;
+	*nout = 0;
+	if (!ch_table_exists(db, "sched_slice") || !ch_table_exists(db, "thread"))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT max(utid) FROM thread", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		max_utid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (max_utid < 0 || max_utid > 50000000) {
+		ret = 0;
+		goto out;
+	}
+	busy = xcalloc(max_utid + 1, sizeof(*busy));
+	if (sqlite3_prepare_v2(db, "SELECT utid, sum(dur) FROM sched_slice WHERE pid != 0 AND "
+			       "buffer = ? GROUP BY utid", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int(st, 1, buffer);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t u = sqlite3_column_int64(st, 0);
+
+		if (u >= 0 && u <= max_utid)
+			busy[u] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT t.utid, c.ts, coalesce(c.comm, t.comm) FROM thread t "
+			       "LEFT JOIN thread_comm c ON c.utid = t.utid ORDER BY t.utid, c.ts",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t u = sqlite3_column_int64(st, 0);
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+
+		if (u < 0 || u > max_utid || !busy[u])
+			continue;
+		if (nr == cr) {
+			cr = cr ? cr * 2 : 256;
+			r = xrealloc(r, cr * sizeof(*r));
+		}
+		r[nr].utid = u;
+		r[nr].ts = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN :
+			   sqlite3_column_int64(st, 1);
+		r[nr++].comm = xstrdup(comm ? comm : "");
+	}
+	if (rc != SQLITE_DONE)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(dur), 0) FROM sched_slice WHERE utid = ?1 "
+			       "AND pid != 0 AND buffer = ?2 AND ts >= ?3 AND ts < ?4", -1, &part,
+			       NULL) != SQLITE_OK)
+		goto out;
+	for (int i = 0, j; i < nr; i = j) {
+		for (j = i + 1; j < nr && r[j].utid == r[i].utid; j++)
+			;
+		if (j == i + 1) {
+			comm_ns_add(&v, &n, &cap, r[i].comm, busy[r[i].utid]);
+			continue;
+		}
+		for (int k = i; k < j; k++) {
+			sqlite3_bind_int64(part, 1, r[k].utid);
+			sqlite3_bind_int(part, 2, buffer);
+			sqlite3_bind_int64(part, 3, k == i ? INT64_MIN : r[k].ts);
+			sqlite3_bind_int64(part, 4, k == j - 1 ? INT64_MAX : r[k + 1].ts);
+			if (sqlite3_step(part) != SQLITE_ROW)
+				goto out;
+			comm_ns_add(&v, &n, &cap, r[k].comm, sqlite3_column_int64(part, 0));
+			sqlite3_reset(part);
+		}
+	}
+	*out = v;
+	*nout = n;
+	v = NULL;
+	n = 0;
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(part);
+	free(busy);
+	for (int i = 0; i < nr; i++)
+		free(r[i].comm);
+	free(r);
+	for (int i = 0; i < n; i++)
+		free(v[i].comm);
+	free(v);
+	return ret;
+}
+
+int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **out,
+			  struct trax_error *err)
+{
+	struct trax_plot_palette *p = xcalloc(1, sizeof(*p));
+	struct comm_ns *v;
+	int n, m = 0;
+
+	*out = NULL;
+	if (palette_times(db, buffer, &v, &n)) {
+		free(p);
+		return trax_error_set(err, TRAX_E_DB, "task colours: %s", sqlite3_errmsg(db));
+	}
+	/* One entry per name (a name of several threads sums their time), busiest first. */
+	qsort(v, n, sizeof(*v), cmp_comm_name);
+	for (int i = 0; i < n; i++) {
+		if (m && !strcmp(v[m - 1].comm, v[i].comm)) {
+			v[m - 1].ns += v[i].ns;
+			free(v[i].comm);
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	qsort(v, m, sizeof(*v), cmp_comm_busy);
+	for (int i = 0; i < m; i++) {
+		if (p->n < TRAX_PLOT_PALETTE_N)
+			p->comm[p->n++] = v[i].comm;
+		else
+			free(v[i].comm);
+	}
+	free(v);
+	*out = p;
+	return 0;
+}
+
+/* The chart's palette: opts.palette, else built on first use; a failure is the chart's error
+ * (trax_plot_draw returns it) and leaves every task grey. */
+static const struct trax_plot_palette *chart_palette(struct chart *c)
+{
+	if (!c->palette && !c->palette_err) {
+		if (c->o->palette)
+			c->palette = c->o->palette;
+		else if ((c->palette_err = trax_plot_palette_new(c->db, c->o->buffer,
+								 &c->own_palette, c->err)) == 0)
+			c->palette = c->own_palette;
+	}
+	return c->palette;
+}
+
+void ch_task_rgb(struct chart *c, const char *comm, double rgb[3])
+{
+	trax_plot_palette_rgb(chart_palette(c), comm, rgb);
+}
+
+int ch_task_rank(struct chart *c, const char *comm)
+{
+	return trax_plot_palette_rank(chart_palette(c), comm);
+}
+
 /* ---- drawing ---- */
 
 static void basename_of(const char *path, char *buf, size_t len)
@@ -757,6 +1012,8 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 	else
 		ret = trax_error_set(err, TRAX_E_USAGE, "unknown chart kind %d", (int)o->kind);
 	cairo_restore(cr);
+	if (!ret && c.palette_err)
+		ret = c.palette_err;
 	if (!ret && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		ret = trax_error_set(err, TRAX_E_IO, "drawing: %s",
 				     cairo_status_to_string(cairo_status(cr)));
@@ -764,6 +1021,7 @@ out:
 	if (ret && info)
 		trax_plot_info_release(info);
 	threads_release(&c.th);
+	trax_plot_palette_free(c.own_palette);
 	free(c.cpu_on);
 	return ret;
 }

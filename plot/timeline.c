@@ -164,7 +164,7 @@ static void comm_rgb(struct chart *c, int comm, double rgb[3])
 		rgb[1] = ((CH_OTHER >> 8) & 0xff) / 255.0;
 		rgb[2] = (CH_OTHER & 0xff) / 255.0;
 	} else {
-		trax_plot_comm_colour(ch_comm_name(&c->th, comm), rgb);
+		ch_task_rgb(c, ch_comm_name(&c->th, comm), rgb);
 	}
 }
 
