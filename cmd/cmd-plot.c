@@ -293,7 +293,8 @@ int cmd_plot(int argc, char **argv)
 		const struct { unsigned opt; int given; const char *flags; } given[] = {
 			{ TRAX_PLOT_OPT_OF, of_given || o.sql, "--of and --sql" },
 			{ TRAX_PLOT_OPT_TASK, o.task != NULL, "--task" },
-			{ TRAX_PLOT_OPT_LOG, o.logx != TRAX_PLOT_LOGX_AUTO, "--log and --linear" },
+			{ TRAX_PLOT_OPT_LOG, o.logx != TRAX_PLOT_LOGX_AUTO,
+			  o.logx == TRAX_PLOT_LOGX_OFF ? "--linear" : "--log" },
 			{ TRAX_PLOT_OPT_BINS, o.bins != 0, "--bins" },
 			{ TRAX_PLOT_OPT_TRACK, o.ntracks != 0, "--track" },
 			{ TRAX_PLOT_OPT_GROUP, ngroups != 0, "--group" },

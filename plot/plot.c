@@ -403,28 +403,149 @@ void ch_font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
+static const char *utf8_clean(const char *s, char *buf, size_t len);
+
 double ch_text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t te;
+	char fix[1024];
 
-	cairo_text_extents(cr, s, &te);
+	cairo_text_extents(cr, utf8_clean(s, fix, sizeof(fix)), &te);
 	return te.x_advance;
+}
+
+/*
+ * SVG text stays text. cairo's SVG surface draws glyphs as paths (<symbol>s used by <use>),
+ * which cannot be searched, selected or copied; so on a surface the SVG writers mark with
+ * svg_text_key, ch_text() draws nothing and appends a <text> element to the marked buffer
+ * instead, which the writer puts on top of cairo's drawing. Position, size, weight, colour,
+ * anchor and rotation are those cairo would have drawn with; the anchor is the text's own
+ * (start, middle, end), so alignment holds in whatever sans-serif font the viewer has.
+ */
+static cairo_user_data_key_t svg_text_key;
+
+/* The length of the UTF-8 character at p (a character XML allows), or 0 when it is not one. */
+static int utf8_char(const unsigned char *p)
+{
+	int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 :
+		(*p & 0xf8) == 0xf0 ? 4 : 0;
+	uint32_t cp = n == 1 ? *p : n == 2 ? *p & 0x1f : n == 3 ? *p & 0x0f : *p & 0x07;
+
+	for (int k = 1; k < n; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[k] & 0x3f);
+	}
+	if (!n || (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff || (cp < 0x20 && cp != '\t'))
+		return 0;	/* overlong, surrogate, beyond Unicode, a control character */
+	return n;
+}
+
+/*
+ * s when it is valid UTF-8 without control characters, else a copy in buf (len bytes, cut at
+ * a character) with U+FFFD for each byte that is not: a task name is any bytes the kernel was
+ * given, and cairo refuses to draw or measure a string that is not UTF-8.
+ */
+static const char *utf8_clean(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	while (*p && utf8_char(p))
+		p += utf8_char(p);
+	if (!*p)
+		return s;
+	for (p = (const unsigned char *)s; *p;) {
+		int n = utf8_char(p);
+
+		if (o + (n ? n : 3) >= len)
+			break;
+		if (n) {
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* s (valid UTF-8, utf8_clean) as XML character data. */
+static void add_xml_text(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			strbuf_adds(out, "&lt;");
+		else if (*s == '>')
+			strbuf_adds(out, "&gt;");
+		else if (*s == '&')
+			strbuf_adds(out, "&amp;");
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+static void svg_text(cairo_t *cr, struct strbuf *out, double x, double y, int halign,
+		     const char *s)
+{
+	static const char *const anchor[] = { "start", "middle", "end" };
+	cairo_font_face_t *face = cairo_get_font_face(cr);
+	cairo_matrix_t fm;
+	double r = 0, g = 0, b = 0, a = 1, dx = 1, dy = 0, size, angle;
+	int bold = cairo_font_face_get_type(face) == CAIRO_FONT_TYPE_TOY &&
+		   cairo_toy_font_face_get_weight(face) == CAIRO_FONT_WEIGHT_BOLD;
+
+	cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a);
+	cairo_get_font_matrix(cr, &fm);
+	cairo_user_to_device(cr, &x, &y);
+	cairo_user_to_device_distance(cr, &dx, &dy);
+	size = fm.yy * hypot(dx, dy);
+	angle = atan2(dy, dx) * 180 / M_PI;
+	strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"", x, y, size);
+	if (bold)
+		strbuf_adds(out, " font-weight=\"bold\"");
+	if (halign >= 1 && halign <= 2)
+		strbuf_addf(out, " text-anchor=\"%s\"", anchor[halign]);
+	strbuf_addf(out, " fill=\"#%02x%02x%02x\"", (int)lround(r * 255), (int)lround(g * 255),
+		    (int)lround(b * 255));
+	if (a < 1)
+		strbuf_addf(out, " fill-opacity=\"%.3f\"", a);
+	if (fabs(angle) > 0.01)
+		strbuf_addf(out, " transform=\"rotate(%.2f %.2f %.2f)\"", angle, x, y);
+	strbuf_addch(out, '>');
+	add_xml_text(out, s);
+	strbuf_adds(out, "</text>\n");
 }
 
 void ch_text(cairo_t *cr, double x, double y, int halign, int valign, const char *s)
 {
+	struct strbuf *svg = cairo_surface_get_user_data(cairo_get_target(cr), &svg_text_key);
 	cairo_font_extents_t fe;
-	double w = ch_text_width(cr, s);
+	char fix[1024];
+	double w;
+
+	s = utf8_clean(s, fix, sizeof(fix));
+	w = ch_text_width(cr, s);
 
 	cairo_font_extents(cr, &fe);
-	if (halign == 1)
-		x -= w / 2;
-	else if (halign == 2)
-		x -= w;
 	if (valign == 1)
 		y += (fe.ascent - fe.descent) / 2;
 	else if (valign == 2)
 		y += fe.ascent;
+	if (svg) {
+		svg_text(cr, svg, x, y, halign, s);
+		return;
+	}
+	if (halign == 1)
+		x -= w / 2;
+	else if (halign == 2)
+		x -= w;
 	cairo_move_to(cr, x, y);
 	cairo_show_text(cr, s);
 }
@@ -1143,11 +1264,54 @@ static void svg_normalize(const char *in, size_t len, const char *prefix, struct
 	}
 }
 
+/* An SVG surface writing into svg whose chart text goes to texts as <text> (ch_text). */
+static cairo_surface_t *svg_surface(struct strbuf *svg, struct strbuf *texts, int w, int h)
+{
+	cairo_surface_t *s = cairo_svg_surface_create_for_stream(write_strbuf, svg, w, h);
+
+	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	cairo_surface_set_user_data(s, &svg_text_key, texts, NULL);
+	return s;
+}
+
+/*
+ * cairo's SVG, normalized (svg_normalize), with the chart's text on top of it before the
+ * closing </svg>: one group giving the font (DejaVu Sans, the one the layout measured, then
+ * what the viewer has) and keeping spaces. The text is added after the normalizing, which
+ * must not touch what a task name holds ("url(#...").
+ */
+static void svg_finish(const char *in, size_t len, const char *prefix, const struct strbuf *texts,
+		       struct strbuf *out)
+{
+	size_t start = out->len, end;
+
+	svg_normalize(in, len, prefix, out);
+	end = out->len;
+	while (end > start + 6 && memcmp(out->buf + end - 6, "</svg>", 6))
+		end--;
+	if (!texts->len || end <= start + 6)
+		return;
+	end -= 6;
+	{
+		struct strbuf tail = STRBUF_INIT;
+
+		strbuf_add(&tail, out->buf + end, out->len - end);
+		out->len = end;
+		out->buf[end] = '\0';
+		strbuf_adds(out, "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" "
+			    "xml:space=\"preserve\">\n");
+		strbuf_add(out, texts->buf, texts->len);
+		strbuf_adds(out, "</g>\n");
+		strbuf_add(out, tail.buf, tail.len);
+		strbuf_release(&tail);
+	}
+}
+
 int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_format fmt,
 		    const char *path, struct trax_plot_info *info, struct trax_error *err)
 {
 	struct trax_plot_opts dflt;
-	struct strbuf svg = STRBUF_INIT, norm = STRBUF_INIT;
+	struct strbuf svg = STRBUF_INIT, norm = STRBUF_INIT, texts = STRBUF_INIT;
 	struct trax_outfile of = { 0 };
 	cairo_surface_t *s = NULL;
 	cairo_t *cr = NULL;
@@ -1171,8 +1335,7 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
 		break;
 	case TRAX_PLOT_SVG:
-		s = cairo_svg_surface_create_for_stream(write_strbuf, &svg, w, h);
-		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		s = svg_surface(&svg, &texts, w, h);
 		break;
 	case TRAX_PLOT_PDF:
 		s = cairo_pdf_surface_create_for_stream(write_file, f, w, h);
@@ -1204,7 +1367,7 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 	cairo_surface_destroy(s);
 	s = NULL;
 	if (fmt == TRAX_PLOT_SVG) {
-		svg_normalize(svg.buf, svg.len, NULL, &norm);
+		svg_finish(svg.buf, svg.len, NULL, &texts, &norm);
 		fwrite(norm.buf, 1, norm.len, f);
 	}
 	ret = trax_outfile_commit(&of, err);
@@ -1216,6 +1379,7 @@ out:
 	trax_outfile_abort(&of);
 	strbuf_release(&svg);
 	strbuf_release(&norm);
+	strbuf_release(&texts);
 	return ret;
 }
 
@@ -1223,7 +1387,7 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
 		  struct strbuf *out, struct trax_error *err)
 {
 	struct trax_plot_opts dflt;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, texts = STRBUF_INIT;
 	cairo_surface_t *s;
 	cairo_t *cr;
 	int ret;
@@ -1232,9 +1396,8 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
 		trax_plot_opts_init(&dflt);
 		o = &dflt;
 	}
-	s = cairo_svg_surface_create_for_stream(write_strbuf, &sb, o->width > 0 ? o->width : 1200,
-						o->height > 0 ? o->height : 600);
-	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	s = svg_surface(&sb, &texts, o->width > 0 ? o->width : 1200,
+			o->height > 0 ? o->height : 600);
 	cr = cairo_create(s);
 	ret = trax_plot_draw(db, o, cr, NULL, err);
 	cairo_destroy(cr);
@@ -1244,7 +1407,8 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
 				     cairo_status_to_string(cairo_surface_status(s)));
 	cairo_surface_destroy(s);
 	if (!ret)
-		svg_normalize(sb.buf, sb.len, id_prefix, out);
+		svg_finish(sb.buf, sb.len, id_prefix, &texts, out);
 	strbuf_release(&sb);
+	strbuf_release(&texts);
 	return ret;
 }

@@ -831,6 +831,53 @@ static void test_formats_deterministic(void **state)
 	sqlite3_close(db);
 }
 
+/*
+ * SVG text is text: a timeline's task names (from the thread table written here) and its axis
+ * caption are <text> elements, and no glyph is drawn as a path (<symbol>). Names are XML
+ * escaped, bytes that are not UTF-8 become U+FFFD (in PNG too), and with an id prefix (charts inlined in
+ * one HTML page) cairo's ids get the prefix while text holding "url(#" is left as it is.
+ */
+static void test_svg_text(void **state)
+{
+	sqlite3 *db = canned("INSERT INTO thread VALUES(4,12,12,'a<b&c url(#x)',NULL,NULL),"
+			     "(5,13,13,CAST(X'6F6BFF21' AS TEXT),NULL,NULL);");
+	struct trax_plot_opts o;
+	struct trax_error err = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct img im;
+
+	(void)state;
+	slice(db, 0, 2, 10, 1000000, 400000);
+	slice(db, 1, 4, 12, 1200000, 300000);
+	slice(db, 1, 5, 13, 1600000, 100000);
+	trax_plot_opts_init(&o);
+	o.width = 800;
+	o.height = 400;
+	if (trax_plot_svg(db, &o, NULL, &sb, &err))
+		fail_msg("%s", err.msg);
+	assert_memory_equal(sb.buf, "<?xml", 5);
+	assert_non_null(strstr(sb.buf, "fill=\"#222222\">alpha</text>"));
+	assert_non_null(strstr(sb.buf, ">a&lt;b&amp;c url(#x)</text>"));
+	assert_non_null(strstr(sb.buf, ">ok\xef\xbf\xbd!</text>"));
+	assert_non_null(strstr(sb.buf, ">time since the trace start (0.001000 s)</text>"));
+	assert_non_null(strstr(sb.buf, "font-family=\"DejaVu Sans, Verdana, sans-serif\""));
+	assert_null(strstr(sb.buf, "<symbol"));
+	assert_null(strstr(sb.buf, "glyph"));
+	/* the text group is inside the document, before its end */
+	assert_true(strstr(sb.buf, "</text>") < strstr(sb.buf, "</svg>"));
+	assert_null(strstr(strstr(sb.buf, "</svg>"), "<text"));
+	strbuf_release(&sb);
+	assert_int_equal(trax_plot_svg(db, &o, "c7-", &sb, &err), 0);
+	assert_null(strstr(sb.buf, "<?xml"));
+	assert_non_null(strstr(sb.buf, "id=\"c7-surface1\""));
+	assert_non_null(strstr(sb.buf, ">a&lt;b&amp;c url(#x)</text>"));
+	strbuf_release(&sb);
+	/* cairo refuses strings that are not UTF-8: the PNG is drawn too */
+	assert_int_equal(draw(db, &o, &im, NULL, &err), 0);
+	cairo_surface_destroy(im.s);
+	sqlite3_close(db);
+}
+
 /* sRGB 0xRRGGBB to CIELAB (D65), by the CIE formulas (not the code under test). */
 static void lab(uint32_t c, double out[3])
 {
@@ -1031,6 +1078,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kind_table),
 		cmocka_unit_test(test_formats_deterministic),
+		cmocka_unit_test(test_svg_text),
 		cmocka_unit_test(test_palette_distance),
 		cmocka_unit_test(test_palette_ranks),
 		cmocka_unit_test(test_palette_juno),
