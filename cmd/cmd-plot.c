@@ -223,7 +223,8 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case O_LOG:
 		case O_LINEAR:
-			if (o.logx && o.logx != (c == O_LOG ? TRAX_PLOT_LOGX_ON : TRAX_PLOT_LOGX_OFF)) {
+			if (o.logx && o.logx != (c == O_LOG ? TRAX_PLOT_LOGX_ON :
+						     TRAX_PLOT_LOGX_OFF)) {
 				ret = cmd_usage_error("plot", "--log and --linear: choose one");
 				goto out;
 			}

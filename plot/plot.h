@@ -124,8 +124,8 @@ struct trax_plot_info {
 	uint64_t rows;			/* rows read from the database */
 	uint64_t values;		/* durations in a distribution, samples in counters */
 	int logx;			/* histogram, cdf: 1 when the value axis drawn is log */
-	int nbins;			/* histogram: the bins drawn, left to right, and the */
-	uint64_t *bins;			/* values in each (freed by trax_plot_info_release) */
+	int nbins;			/* histogram: the bins drawn, left to right, and */
+	uint64_t *bins;			/* the values in each (trax_plot_info_release) */
 };
 
 /* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */

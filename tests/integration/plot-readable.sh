@@ -26,7 +26,8 @@ if need_shared "$juno" "charts of lisa/juno_sched_raw.txt"; then
 	# log, and the caption says it; --linear and --log choose.
 	"$TRAX" plot histogram "$juno" -o "$TMP/h.svg"
 	ok "juno histogram: well-formed SVG" xmllint --noout "$TMP/h.svg"
-	has_text "$TMP/h.svg" "slice lengths (log scale)" "juno histogram: log axis by default, said"
+	has_text "$TMP/h.svg" "slice lengths (log scale)" \
+		"juno histogram: log axis by default, said"
 	"$TRAX" plot cdf "$juno" -o "$TMP/c.svg"
 	has_text "$TMP/c.svg" "slice lengths (log scale)" "juno cdf: the same rule, log"
 	"$TRAX" plot histogram "$juno" -o "$TMP/l.svg" --linear
