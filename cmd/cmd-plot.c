@@ -31,7 +31,8 @@ const char cmd_plot_usage[] =
 	"                          running), runnable (woken or preempted until running)\n"
 	"      --sql SELECT        histogram, cdf: durations in ns, the first column of a query\n"
 	"      --bins N            histogram: number of bins (default automatic)\n"
-	"      --log               histogram, cdf: logarithmic time axis (long tails)\n"
+	"      --log, --linear     histogram, cdf: a logarithmic or a linear time axis; default:\n"
+	"                          log when a linear one would crowd most values into one bin\n"
 	"      --group NAME=LIST   residency: one bar per CPU group (little=0-3); repeatable\n"
 	"      --no-markers        timeline: leave out trace markers and kills\n"
 	"      --title TEXT        the chart's title\n"
@@ -117,7 +118,8 @@ static int parse_size(const char *s, int *w, int *h)
 
 int cmd_plot(int argc, char **argv)
 {
-	enum { O_ABS = 256, O_TRACK, O_OF, O_SQL, O_BINS, O_LOG, O_GROUP, O_NOMARK, O_TITLE };
+	enum { O_ABS = 256, O_TRACK, O_OF, O_SQL, O_BINS, O_LOG, O_LINEAR, O_GROUP, O_NOMARK,
+	       O_TITLE };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "window", required_argument, NULL, 'w' },
@@ -130,6 +132,7 @@ int cmd_plot(int argc, char **argv)
 		{ "sql", required_argument, NULL, O_SQL },
 		{ "bins", required_argument, NULL, O_BINS },
 		{ "log", no_argument, NULL, O_LOG },
+		{ "linear", no_argument, NULL, O_LINEAR },
 		{ "group", required_argument, NULL, O_GROUP },
 		{ "no-markers", no_argument, NULL, O_NOMARK },
 		{ "title", required_argument, NULL, O_TITLE },
@@ -219,7 +222,13 @@ int cmd_plot(int argc, char **argv)
 			}
 			break;
 		case O_LOG:
-			o.logx = 1;
+		case O_LINEAR:
+			if (o.logx && o.logx != (c == O_LOG ? TRAX_PLOT_LOGX_ON :
+						     TRAX_PLOT_LOGX_OFF)) {
+				ret = cmd_usage_error("plot", "--log and --linear: choose one");
+				goto out;
+			}
+			o.logx = c == O_LOG ? TRAX_PLOT_LOGX_ON : TRAX_PLOT_LOGX_OFF;
 			break;
 		case O_GROUP:
 			if (ngroups == MAX_REPEAT) {
@@ -285,7 +294,8 @@ int cmd_plot(int argc, char **argv)
 		const struct { unsigned opt; int given; const char *flags; } given[] = {
 			{ TRAX_PLOT_OPT_OF, of_given || o.sql, "--of and --sql" },
 			{ TRAX_PLOT_OPT_TASK, o.task != NULL, "--task" },
-			{ TRAX_PLOT_OPT_LOG, o.logx, "--log" },
+			{ TRAX_PLOT_OPT_LOG, o.logx != TRAX_PLOT_LOGX_AUTO,
+			  o.logx == TRAX_PLOT_LOGX_OFF ? "--linear" : "--log" },
 			{ TRAX_PLOT_OPT_BINS, o.bins != 0, "--bins" },
 			{ TRAX_PLOT_OPT_TRACK, o.ntracks != 0, "--track" },
 			{ TRAX_PLOT_OPT_GROUP, ngroups != 0, "--group" },

@@ -218,6 +218,101 @@ static void axis_setup(struct vaxis *ax, const struct stats *stt, int log, doubl
 		ax->lo = 0;
 }
 
+/* Largest 1, 2 or 5 x 10^k not above x: histogram bins no wider than asked. */
+static double nice_floor(double x)
+{
+	double mag = pow(10, floor(log10(x))), f = x / mag;
+
+	return (f >= 5 ? 5 : f >= 2 ? 2 : 1) * mag;
+}
+
+/* Bins over an axis: nb bins of width (axis units: values, or decades on a log axis). */
+struct binning {
+	struct vaxis ax;
+	double width;
+	int nb;
+	uint64_t *cnt;
+};
+
+/* The automatic number of bins: sqrt(n), 10 to 100, at most one per 2 units of width. */
+static uint64_t auto_bins(const struct stats *stt, double pw)
+{
+	uint64_t nbins = (uint64_t)ceil(sqrt((double)stt->n));
+
+	if (nbins < 10)
+		nbins = 10;
+	if (nbins > 100)
+		nbins = 100;
+	if (nbins > pw / 2)
+		nbins = (uint64_t)(pw / 2);
+	return nbins ? nbins : 1;
+}
+
+/*
+ * Bins for a histogram on a linear (log 0) or log axis; bins > 0: exactly that many (over
+ * [min, max] on a linear axis), else automatic, of a 1-2-5 width on a linear axis.
+ */
+static void binning_setup(struct binning *b, const struct stats *stt, int log, int bins,
+			  double pw)
+{
+	uint64_t nbins = bins > 0 ? (uint64_t)bins : auto_bins(stt, pw);
+
+	if (nbins > pw / 2)
+		nbins = (uint64_t)(pw / 2);
+	if (nbins < 1)
+		nbins = 1;
+	axis_setup(&b->ax, stt, log, pw);
+	if (bins > 0 && !log) {
+		/* Exactly the bins asked for, over [min, max]. */
+		b->ax.lo = stt->min;
+		b->ax.hi = stt->max > stt->min ? stt->max : stt->min + 1;
+		b->ax.step = ch_nice_step(b->ax.hi - b->ax.lo, (int)(pw / 90) > 1 ?
+					  (int)(pw / 90) : 1);
+		b->width = (b->ax.hi - b->ax.lo) / nbins;
+	} else if (log) {
+		b->width = (b->ax.hi - b->ax.lo) / nbins;	/* in decades */
+	} else {
+		b->width = nice_floor((b->ax.hi - b->ax.lo) / nbins);
+	}
+	b->nb = (int)ceil((b->ax.hi - b->ax.lo) / b->width - 1e-9);
+	if (b->nb < 1)
+		b->nb = 1;
+	b->cnt = xcalloc(b->nb, sizeof(*b->cnt));
+}
+
+static void binning_add(struct binning *b, double v)
+{
+	double f = vfrac(&b->ax, v) * (b->ax.hi - b->ax.lo) / b->width;
+	int64_t k = (int64_t)floor(f);
+
+	b->cnt[k < 0 ? 0 : k >= b->nb ? b->nb - 1 : k]++;
+}
+
+static uint64_t binning_max(const struct binning *b)
+{
+	uint64_t m = 0;
+
+	for (int k = 0; k < b->nb; k++)
+		m = b->cnt[k] > m ? b->cnt[k] : m;
+	return m;
+}
+
+/*
+ * The value axis when the caller does not choose (opts.logx TRAX_PLOT_LOGX_AUTO), the one
+ * rule of histograms and CDFs: logarithmic when a linear axis would not show the
+ * distribution, i.e. more than half of the values fall into one bin of the automatic linear
+ * histogram (a long tail squeezes the rest into one bar), provided the values are positive
+ * (fewer than 1 in 10 at or below 0) and span more than a decade. rule: the automatic linear
+ * bins, filled.
+ */
+static int want_log(int logx, const struct stats *stt, const struct binning *rule)
+{
+	if (logx != TRAX_PLOT_LOGX_AUTO)
+		return logx == TRAX_PLOT_LOGX_ON;
+	return stt->nonpos * 10 < stt->n && stt->min_pos > 0 && stt->max > 10 * stt->min_pos &&
+	       binning_max(rule) * 2 > stt->n;
+}
+
 static void tick(struct chart *c, double px, double y, double len, const char *label,
 		 double *last_right)
 {
@@ -299,83 +394,82 @@ static void y_axis(struct chart *c, double x0, double top, double bottom, double
 	}
 }
 
-/* Largest 1, 2 or 5 x 10^k not above x: histogram bins no wider than asked. */
-static double nice_floor(double x)
+/* The caption's scale and the subtitle's note of values a log axis puts at its left end. */
+static void scale_notes(const struct stats *stt, int log, char *caption, size_t caplen,
+			char *sub, size_t sublen)
 {
-	double mag = pow(10, floor(log10(x))), f = x / mag;
+	snprintf(caption + strlen(caption), caplen - strlen(caption), " (%s scale)",
+		 log ? "log" : "linear");
+	if (log && stt->nonpos)
+		snprintf(sub + strlen(sub), sublen - strlen(sub), " (%llu <= 0 at the left)",
+			 (unsigned long long)stt->nonpos);
+}
 
-	return (f >= 5 ? 5 : f >= 2 ? 2 : 1) * mag;
+static void info_axis(struct chart *c, int log, const struct binning *b)
+{
+	if (!c->info)
+		return;
+	c->info->logx = log;
+	if (b) {
+		c->info->nbins = b->nb;
+		c->info->bins = xmalloc(b->nb * sizeof(*c->info->bins));
+		memcpy(c->info->bins, b->cnt, b->nb * sizeof(*c->info->bins));
+	}
 }
 
 static int histogram(struct chart *c, struct src *s, const struct stats *stt, double x0,
-		     double top, double bottom, double pw, const char *caption, char *sub,
-		     size_t sublen)
+		     double top, double bottom, double pw, char *caption, size_t caplen,
+		     char *sub, size_t sublen)
 {
 	const struct trax_plot_opts *o = c->o;
 	cairo_t *cr = c->cr;
-	struct vaxis ax;
 	sqlite3_stmt *st = NULL;
-	uint64_t *bins = NULL, nbins;
-	double width, ymax = 0, ystep, v;
-	int nb, ret;
+	struct binning rule = { 0 }, lin = { 0 }, lg = { 0 }, *b;
+	double ymax = 0, ystep, v;
+	int ret, log;
 	char w[32];
 
-	axis_setup(&ax, stt, o->logx, pw);
-	nbins = o->bins > 0 ? (uint64_t)o->bins : (uint64_t)ceil(sqrt((double)stt->n));
-	if (o->bins <= 0 && nbins < 10)
-		nbins = 10;
-	if (o->bins <= 0 && nbins > 100)
-		nbins = 100;
-	if (nbins > pw / 2)
-		nbins = (uint64_t)(pw / 2);
-	if (o->bins > 0 && !ax.log) {
-		/* Exactly the bins asked for, over [min, max]. */
-		ax.lo = stt->min;
-		ax.hi = stt->max > stt->min ? stt->max : stt->min + 1;
-		ax.step = ch_nice_step(ax.hi - ax.lo, (int)(pw / 90) > 1 ? (int)(pw / 90) : 1);
-		width = (ax.hi - ax.lo) / nbins;
-	} else if (ax.log) {
-		width = (ax.hi - ax.lo) / nbins;	/* in decades */
-	} else {
-		width = nice_floor((ax.hi - ax.lo) / nbins);
-	}
-	nb = (int)ceil((ax.hi - ax.lo) / width - 1e-9);
-	if (nb < 1)
-		nb = 1;
-	bins = xcalloc(nb, sizeof(*bins));
+	/* Every binning in one pass: the rule's (automatic, linear), and the two axes'. */
+	binning_setup(&rule, stt, 0, 0, pw);
+	if (o->bins > 0)
+		binning_setup(&lin, stt, 0, o->bins, pw);
+	binning_setup(&lg, stt, 1, o->bins, pw);
 	ret = source_open(s, 0, &st);
 	if (ret)
 		goto out;
 	while ((ret = source_next(s, st, &v, NULL)) == 1) {
-		double f = vfrac(&ax, v) * (ax.hi - ax.lo) / width;
-		int64_t k = (int64_t)floor(f);
-
-		bins[k < 0 ? 0 : k >= nb ? nb - 1 : k]++;
+		binning_add(&rule, v);
+		if (lin.cnt)
+			binning_add(&lin, v);
+		binning_add(&lg, v);
 	}
 	if (ret)
 		goto out;
-	for (int k = 0; k < nb; k++)
-		ymax = bins[k] > ymax ? bins[k] : ymax;
+	log = want_log(o->logx, stt, &rule);
+	b = log ? &lg : lin.cnt ? &lin : &rule;
+	info_axis(c, log, b);
+	scale_notes(stt, log, caption, caplen, sub, sublen);
+	ymax = (double)binning_max(b);
 	ystep = ch_nice_step(ymax, 5);
 	if (ystep < 1)
 		ystep = 1;
 	ymax = ceil(ymax / ystep) * ystep;
-	if (ax.log) {
-		snprintf(w, sizeof(w), "%.0f per decade", 1 / width);
-	} else {
-		trax_plot_fmt_duration(w, sizeof(w), width, 0);
-	}
-	snprintf(sub + strlen(sub), sublen - strlen(sub), "; %d bins%s%s", nb,
-		 ax.log ? ", " : " of ", w);
+	if (log)
+		snprintf(w, sizeof(w), "%.0f per decade", 1 / b->width);
+	else
+		trax_plot_fmt_duration(w, sizeof(w), b->width, 0);
+	snprintf(sub + strlen(sub), sublen - strlen(sub), "; %d bins%s%s", b->nb,
+		 log ? ", " : " of ", w);
 	ch_title(c, "Histogram", sub);
 	y_axis(c, x0, top, bottom, pw, ymax, ystep, 0);
 	cairo_set_source_rgb(cr, 0.25, 0.47, 0.71);
-	for (int k = 0; k < nb; k++) {
-		double xa = x0 + k * width / (ax.hi - ax.lo) * pw;
-		double xb = x0 + (k + 1) * width / (ax.hi - ax.lo) * pw;
-		double hh = bins[k] / ymax * (bottom - top);
+	for (int k = 0; k < b->nb; k++) {
+		double span = b->ax.hi - b->ax.lo;
+		double xa = x0 + k * b->width / span * pw;
+		double xb = x0 + (k + 1) * b->width / span * pw;
+		double hh = b->cnt[k] / ymax * (bottom - top);
 
-		if (!bins[k])
+		if (!b->cnt[k])
 			continue;
 		if (hh < 1)
 			hh = 1;
@@ -385,25 +479,32 @@ static int histogram(struct chart *c, struct src *s, const struct stats *stt, do
 	ch_font(cr, CH_SMALL_SIZE, 0);
 	ch_hex(cr, 0x555555);
 	ch_text(cr, x0 - 5, top - 12, 2, 0, "count");
-	value_axis(c, &ax, x0, bottom, pw, caption);
+	value_axis(c, &b->ax, x0, bottom, pw, caption);
 out:
 	sqlite3_finalize(st);
-	free(bins);
+	free(rule.cnt);
+	free(lin.cnt);
+	free(lg.cnt);
 	return ret;
 }
 
 static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x0, double top,
-	       double bottom, double pw, const char *caption, char *sub, size_t sublen)
+	       double bottom, double pw, char *caption, size_t caplen, char *sub, size_t sublen)
 {
 	cairo_t *cr = c->cr;
-	struct vaxis ax;
+	struct vaxis axes[2], *ax;
+	struct binning rule = { 0 };
 	sqlite3_stmt *st = NULL;
 	double pval[NPCT] = { 0 }, pa[NPCT] = { 0 }, rgb[3] = { 0.25, 0.47, 0.71 }, v;
-	uint64_t *cnt, cum = 0, i = 0, plo[NPCT];
-	int cols = (int)pw, ret;
+	uint64_t *cnts[2], *cnt, cum = 0, i = 0, plo[NPCT];
+	int cols = (int)pw, ret, log;
 
-	axis_setup(&ax, stt, c->o->logx, pw);
-	cnt = xcalloc(cols + 1, sizeof(*cnt));
+	/* Both axes' columns in one pass, and the automatic linear bins the choice reads. */
+	binning_setup(&rule, stt, 0, 0, pw);
+	for (int a = 0; a < 2; a++) {
+		axis_setup(&axes[a], stt, a, pw);
+		cnts[a] = xcalloc(cols + 1, sizeof(*cnts[a]));
+	}
 	for (int k = 0; k < NPCT; k++) {
 		double r = pcts[k] * (double)(stt->n - 1);
 
@@ -414,9 +515,12 @@ static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x
 	if (ret)
 		goto out;
 	while ((ret = source_next(s, st, &v, NULL)) == 1) {
-		int k = (int)floor(vfrac(&ax, v) * cols);
+		binning_add(&rule, v);
+		for (int a = 0; a < 2; a++) {
+			int k = (int)floor(vfrac(&axes[a], v) * cols);
 
-		cnt[k < 0 ? 0 : k >= cols ? cols - 1 : k]++;
+			cnts[a][k < 0 ? 0 : k >= cols ? cols - 1 : k]++;
+		}
 		for (int p = 0; p < NPCT; p++) {
 			if (i == plo[p])
 				pval[p] = v;
@@ -427,6 +531,11 @@ static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x
 	}
 	if (ret)
 		goto out;
+	log = want_log(c->o->logx, stt, &rule);
+	ax = &axes[log];
+	cnt = cnts[log];
+	info_axis(c, log, NULL);
+	scale_notes(stt, log, caption, caplen, sub, sublen);
 	for (int p = 0; p < NPCT; p++) {
 		char t[32];
 
@@ -439,7 +548,7 @@ static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x
 	cairo_set_line_width(cr, 1);
 	ch_font(cr, CH_SMALL_SIZE, 0);
 	for (int p = 0; p < NPCT; p++) {
-		double px = floor(x0 + vfrac(&ax, pval[p]) * pw) + 0.5;
+		double px = floor(x0 + vfrac(ax, pval[p]) * pw) + 0.5;
 		double py = bottom - pcts[p] * (bottom - top);
 		char t[48], d[32];
 		int right;
@@ -465,10 +574,12 @@ static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x
 	}
 	cairo_line_to(cr, x0 + pw, bottom - (double)cum / stt->n * (bottom - top));
 	cairo_stroke(cr);
-	value_axis(c, &ax, x0, bottom, pw, caption);
+	value_axis(c, ax, x0, bottom, pw, caption);
 out:
 	sqlite3_finalize(st);
-	free(cnt);
+	free(rule.cnt);
+	free(cnts[0]);
+	free(cnts[1]);
 	return ret;
 }
 
@@ -500,13 +611,10 @@ static int distribution(struct chart *c, int is_cdf)
 	trax_plot_fmt_duration(a, sizeof(a), stt.min, 0);
 	trax_plot_fmt_duration(m, sizeof(m), stt.sum / stt.n, 0);
 	trax_plot_fmt_duration(b, sizeof(b), stt.max, 0);
-	snprintf(caption, sizeof(caption), "%s%s%s%s", s.what, o->task ? " of task " : "",
-		 o->task ? o->task : "", o->logx ? " (log scale)" : "");
+	snprintf(caption, sizeof(caption), "%s%s%s", s.what, o->task ? " of task " : "",
+		 o->task ? o->task : "");
 	snprintf(sub, sizeof(sub), "n = %llu, min %s, mean %s, max %s",
 		 (unsigned long long)stt.n, a, m, b);
-	if (o->logx && stt.nonpos)
-		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), " (%llu <= 0 at the left)",
-			 (unsigned long long)stt.nonpos);
 	if (c->info) {
 		c->info->x = x0;
 		c->info->y = top;
@@ -514,9 +622,11 @@ static int distribution(struct chart *c, int is_cdf)
 		c->info->h = bottom - top;
 	}
 	if (is_cdf)
-		ret = cdf(c, &s, &stt, x0, top, bottom, pw, caption, sub, sizeof(sub));
+		ret = cdf(c, &s, &stt, x0, top, bottom, pw, caption, sizeof(caption), sub,
+			  sizeof(sub));
 	else
-		ret = histogram(c, &s, &stt, x0, top, bottom, pw, caption, sub, sizeof(sub));
+		ret = histogram(c, &s, &stt, x0, top, bottom, pw, caption, sizeof(caption), sub,
+				sizeof(sub));
 out:
 	source_release(&s);
 	return ret;

@@ -50,6 +50,9 @@ struct chart {
 	int have_threads;
 	struct trax_plot_info *info;
 	struct trax_error *err;
+	const struct trax_plot_palette *palette;	/* task colours: opts.palette or own */
+	struct trax_plot_palette *own_palette;
+	int palette_err;		/* building it failed: the chart's error */
 };
 
 /* plot.c */
@@ -78,6 +81,10 @@ void ch_fmt_abs_s(char *buf, size_t len, int64_t ns);
 void ch_time_axis(struct chart *c, double x, double y, double w);
 void ch_fmt_value(char *buf, size_t len, double v, const char *unit);
 void ch_rgb(cairo_t *cr, const double rgb[3]);
+/* A task's colour by its name: its rank's in the palette of the database (built on first use
+ * unless opts.palette gives one), grey (CH_OTHER) beyond the busiest TRAX_PLOT_PALETTE_N. */
+void ch_task_rgb(struct chart *c, const char *comm, double rgb[3]);
+int ch_task_rank(struct chart *c, const char *comm);	/* its rank, or -1: grey */
 void ch_hex(cairo_t *cr, uint32_t rgb);
 /* Append a line to info->names (info may be NULL). */
 void ch_info_name(struct trax_plot_info *info, const char *name);

@@ -116,6 +116,9 @@ void trax_plot_info_release(struct trax_plot_info *info)
 	info->nlabels = 0;
 	free(info->names);
 	info->names = NULL;
+	free(info->bins);
+	info->bins = NULL;
+	info->nbins = 0;
 }
 
 /* ---- database helpers ---- */
@@ -417,28 +420,149 @@ void ch_font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
+static const char *utf8_clean(const char *s, char *buf, size_t len);
+
 double ch_text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t te;
+	char fix[1024];
 
-	cairo_text_extents(cr, s, &te);
+	cairo_text_extents(cr, utf8_clean(s, fix, sizeof(fix)), &te);
 	return te.x_advance;
+}
+
+/*
+ * SVG text stays text. cairo's SVG surface draws glyphs as paths (<symbol>s used by <use>),
+ * which cannot be searched, selected or copied; so on a surface the SVG writers mark with
+ * svg_text_key, ch_text() draws nothing and appends a <text> element to the marked buffer
+ * instead, which the writer puts on top of cairo's drawing. Position, size, weight, colour,
+ * anchor and rotation are those cairo would have drawn with; the anchor is the text's own
+ * (start, middle, end), so alignment holds in whatever sans-serif font the viewer has.
+ */
+static cairo_user_data_key_t svg_text_key;
+
+/* The length of the UTF-8 character at p (a character XML allows), or 0 when it is not one. */
+static int utf8_char(const unsigned char *p)
+{
+	int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 :
+		(*p & 0xf8) == 0xf0 ? 4 : 0;
+	uint32_t cp = n == 1 ? *p : n == 2 ? *p & 0x1f : n == 3 ? *p & 0x0f : *p & 0x07;
+
+	for (int k = 1; k < n; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[k] & 0x3f);
+	}
+	if (!n || (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff || (cp < 0x20 && cp != '\t'))
+		return 0;	/* overlong, surrogate, beyond Unicode, a control character */
+	return n;
+}
+
+/*
+ * s when it is valid UTF-8 without control characters, else a copy in buf (len bytes, cut at
+ * a character) with U+FFFD for each byte that is not: a task name is any bytes the kernel was
+ * given, and cairo refuses to draw or measure a string that is not UTF-8.
+ */
+static const char *utf8_clean(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	while (*p && utf8_char(p))
+		p += utf8_char(p);
+	if (!*p)
+		return s;
+	for (p = (const unsigned char *)s; *p;) {
+		int n = utf8_char(p);
+
+		if (o + (n ? n : 3) >= len)
+			break;
+		if (n) {
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* s (valid UTF-8, utf8_clean) as XML character data. */
+static void add_xml_text(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			strbuf_adds(out, "&lt;");
+		else if (*s == '>')
+			strbuf_adds(out, "&gt;");
+		else if (*s == '&')
+			strbuf_adds(out, "&amp;");
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+static void svg_text(cairo_t *cr, struct strbuf *out, double x, double y, int halign,
+		     const char *s)
+{
+	static const char *const anchor[] = { "start", "middle", "end" };
+	cairo_font_face_t *face = cairo_get_font_face(cr);
+	cairo_matrix_t fm;
+	double r = 0, g = 0, b = 0, a = 1, dx = 1, dy = 0, size, angle;
+	int bold = cairo_font_face_get_type(face) == CAIRO_FONT_TYPE_TOY &&
+		   cairo_toy_font_face_get_weight(face) == CAIRO_FONT_WEIGHT_BOLD;
+
+	cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a);
+	cairo_get_font_matrix(cr, &fm);
+	cairo_user_to_device(cr, &x, &y);
+	cairo_user_to_device_distance(cr, &dx, &dy);
+	size = fm.yy * hypot(dx, dy);
+	angle = atan2(dy, dx) * 180 / M_PI;
+	strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"", x, y, size);
+	if (bold)
+		strbuf_adds(out, " font-weight=\"bold\"");
+	if (halign >= 1 && halign <= 2)
+		strbuf_addf(out, " text-anchor=\"%s\"", anchor[halign]);
+	strbuf_addf(out, " fill=\"#%02x%02x%02x\"", (int)lround(r * 255), (int)lround(g * 255),
+		    (int)lround(b * 255));
+	if (a < 1)
+		strbuf_addf(out, " fill-opacity=\"%.3f\"", a);
+	if (fabs(angle) > 0.01)
+		strbuf_addf(out, " transform=\"rotate(%.2f %.2f %.2f)\"", angle, x, y);
+	strbuf_addch(out, '>');
+	add_xml_text(out, s);
+	strbuf_adds(out, "</text>\n");
 }
 
 void ch_text(cairo_t *cr, double x, double y, int halign, int valign, const char *s)
 {
+	struct strbuf *svg = cairo_surface_get_user_data(cairo_get_target(cr), &svg_text_key);
 	cairo_font_extents_t fe;
-	double w = ch_text_width(cr, s);
+	char fix[1024];
+	double w;
+
+	s = utf8_clean(s, fix, sizeof(fix));
+	w = ch_text_width(cr, s);
 
 	cairo_font_extents(cr, &fe);
-	if (halign == 1)
-		x -= w / 2;
-	else if (halign == 2)
-		x -= w;
 	if (valign == 1)
 		y += (fe.ascent - fe.descent) / 2;
 	else if (valign == 2)
 		y += fe.ascent;
+	if (svg) {
+		svg_text(cr, svg, x, y, halign, s);
+		return;
+	}
+	if (halign == 1)
+		x -= w / 2;
+	else if (halign == 2)
+		x -= w;
 	cairo_move_to(cr, x, y);
 	cairo_show_text(cr, s);
 }
@@ -665,6 +789,236 @@ void trax_plot_comm_colour(const char *comm, double rgb[3])
 	rgb[2] = round(hue2rgb(p, q, hue - 1.0 / 3) * 255) / 255;
 }
 
+/*
+ * Task colours. The palette is Tableau 10 without its grey, in its order, and three more
+ * picked to keep the smallest CIELAB distance of the set high (each one the sRGB colour of
+ * lightness 30 to 85 farthest from the others by CIEDE2000): every pair is more than 29 apart
+ * by CIE76 (18 by CIEDE2000), every colour more than 22 from the grey of the other tasks
+ * (CH_OTHER), the lane background and the text colour. Ranks go by busyness, so the busiest
+ * task is blue, the next orange, and so on.
+ */
+static const uint32_t task_palette[TRAX_PLOT_PALETTE_N] = {
+	0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948,
+	0xb07aa1, 0xff9da7, 0x9c755f, 0x7700aa, 0x005500, 0x773344,
+};
+
+struct trax_plot_palette {
+	int n;
+	char *comm[TRAX_PLOT_PALETTE_N];	/* by rank */
+};
+
+uint32_t trax_plot_palette_colour(int rank)
+{
+	return rank >= 0 && rank < TRAX_PLOT_PALETTE_N ? task_palette[rank] : CH_OTHER;
+}
+
+int trax_plot_palette_rank(const struct trax_plot_palette *p, const char *comm)
+{
+	for (int i = 0; p && comm && i < p->n; i++)
+		if (!strcmp(p->comm[i], comm))
+			return i;
+	return -1;
+}
+
+int trax_plot_palette_rgb(const struct trax_plot_palette *p, const char *comm, double rgb[3])
+{
+	int rank = trax_plot_palette_rank(p, comm);
+	uint32_t c = trax_plot_palette_colour(rank);
+
+	rgb[0] = ((c >> 16) & 0xff) / 255.0;
+	rgb[1] = ((c >> 8) & 0xff) / 255.0;
+	rgb[2] = (c & 0xff) / 255.0;
+	return rank;
+}
+
+void trax_plot_palette_free(struct trax_plot_palette *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->n; i++)
+		free(p->comm[i]);
+	free(p);
+}
+
+struct comm_ns {
+	char *comm;
+	int64_t ns;
+};
+
+static int cmp_comm_name(const void *a, const void *b)
+{
+	return strcmp(((const struct comm_ns *)a)->comm, ((const struct comm_ns *)b)->comm);
+}
+
+static int cmp_comm_busy(const void *a, const void *b)
+{
+	const struct comm_ns *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return strcmp(x->comm, y->comm);
+}
+
+static void comm_ns_add(struct comm_ns **v, int *n, int *cap, const char *comm, int64_t ns)
+{
+	if (ns <= 0)
+		return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[*n].comm = xstrdup(comm);
+	(*v)[(*n)++].ns = ns;
+}
+
+/* A thread's names in time order: from thread_comm, else thread.comm. */
+struct name_row {
+	int64_t utid, ts;
+	char *comm;
+};
+
+/*
+ * CPU time per name: a thread gives all its time to its last name (the name it is drawn and
+ * listed under in every chart, whatever names it had before), one GROUP BY.
+ */
+static int palette_times(sqlite3 *db, int buffer, struct comm_ns **out, int *nout)
+{
+	sqlite3_stmt *st = NULL;
+	struct comm_ns *v = NULL;
+	struct name_row *r = NULL;
+	int64_t *busy = NULL, max_utid = -1;
+	int n = 0, cap = 0, nr = 0, cr = 0, rc, ret = -1;
+
+	*out = NULL;
+	*nout = 0;
+	if (!ch_table_exists(db, "sched_slice") || !ch_table_exists(db, "thread"))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT max(utid) FROM thread", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		max_utid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (max_utid < 0 || max_utid > 50000000) {
+		ret = 0;
+		goto out;
+	}
+	busy = xcalloc(max_utid + 1, sizeof(*busy));
+	if (sqlite3_prepare_v2(db, "SELECT utid, sum(dur) FROM sched_slice WHERE pid != 0 AND "
+			       "buffer = ? GROUP BY utid", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int(st, 1, buffer);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t u = sqlite3_column_int64(st, 0);
+
+		if (u >= 0 && u <= max_utid)
+			busy[u] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT t.utid, c.ts, coalesce(c.comm, t.comm) FROM thread t "
+			       "LEFT JOIN thread_comm c ON c.utid = t.utid ORDER BY t.utid, c.ts",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t u = sqlite3_column_int64(st, 0);
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+
+		if (u < 0 || u > max_utid || !busy[u])
+			continue;
+		if (nr == cr) {
+			cr = cr ? cr * 2 : 256;
+			r = xrealloc(r, cr * sizeof(*r));
+		}
+		r[nr].utid = u;
+		r[nr].ts = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN :
+			   sqlite3_column_int64(st, 1);
+		r[nr++].comm = xstrdup(comm ? comm : "");
+	}
+	if (rc != SQLITE_DONE)
+		goto out;
+	for (int i = 0, j; i < nr; i = j) {
+		for (j = i + 1; j < nr && r[j].utid == r[i].utid; j++)
+			;
+		comm_ns_add(&v, &n, &cap, r[j - 1].comm, busy[r[i].utid]);
+	}
+	*out = v;
+	*nout = n;
+	v = NULL;
+	n = 0;
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	free(busy);
+	for (int i = 0; i < nr; i++)
+		free(r[i].comm);
+	free(r);
+	for (int i = 0; i < n; i++)
+		free(v[i].comm);
+	free(v);
+	return ret;
+}
+
+int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **out,
+			  struct trax_error *err)
+{
+	struct trax_plot_palette *p = xcalloc(1, sizeof(*p));
+	struct comm_ns *v;
+	int n, m = 0;
+
+	*out = NULL;
+	if (palette_times(db, buffer, &v, &n)) {
+		free(p);
+		return trax_error_set(err, TRAX_E_DB, "task colours: %s", sqlite3_errmsg(db));
+	}
+	/* One entry per name (a name of several threads sums their time), busiest first. */
+	qsort(v, n, sizeof(*v), cmp_comm_name);
+	for (int i = 0; i < n; i++) {
+		if (m && !strcmp(v[m - 1].comm, v[i].comm)) {
+			v[m - 1].ns += v[i].ns;
+			free(v[i].comm);
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	qsort(v, m, sizeof(*v), cmp_comm_busy);
+	for (int i = 0; i < m; i++) {
+		if (p->n < TRAX_PLOT_PALETTE_N)
+			p->comm[p->n++] = v[i].comm;
+		else
+			free(v[i].comm);
+	}
+	free(v);
+	*out = p;
+	return 0;
+}
+
+/* The chart's palette: opts.palette, else built on first use; a failure is the chart's error
+ * (trax_plot_draw returns it) and leaves every task grey. */
+static const struct trax_plot_palette *chart_palette(struct chart *c)
+{
+	if (!c->palette && !c->palette_err) {
+		if (c->o->palette)
+			c->palette = c->o->palette;
+		else if ((c->palette_err = trax_plot_palette_new(c->db, c->o->buffer,
+								 &c->own_palette, c->err)) == 0)
+			c->palette = c->own_palette;
+	}
+	return c->palette;
+}
+
+void ch_task_rgb(struct chart *c, const char *comm, double rgb[3])
+{
+	trax_plot_palette_rgb(chart_palette(c), comm, rgb);
+}
+
+int ch_task_rank(struct chart *c, const char *comm)
+{
+	return trax_plot_palette_rank(chart_palette(c), comm);
+}
+
 /* ---- drawing ---- */
 
 static void basename_of(const char *path, char *buf, size_t len)
@@ -771,6 +1125,8 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 	else
 		ret = trax_error_set(err, TRAX_E_USAGE, "unknown chart kind %d", (int)o->kind);
 	cairo_restore(cr);
+	if (!ret && c.palette_err)
+		ret = c.palette_err;
 	if (!ret && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		ret = trax_error_set(err, TRAX_E_IO, "drawing: %s",
 				     cairo_status_to_string(cairo_status(cr)));
@@ -778,6 +1134,7 @@ out:
 	if (ret && info)
 		trax_plot_info_release(info);
 	threads_release(&c.th);
+	trax_plot_palette_free(c.own_palette);
 	free(c.cpu_on);
 	return ret;
 }
@@ -899,11 +1256,54 @@ static void svg_normalize(const char *in, size_t len, const char *prefix, struct
 	}
 }
 
+/* An SVG surface writing into svg whose chart text goes to texts as <text> (ch_text). */
+static cairo_surface_t *svg_surface(struct strbuf *svg, struct strbuf *texts, int w, int h)
+{
+	cairo_surface_t *s = cairo_svg_surface_create_for_stream(write_strbuf, svg, w, h);
+
+	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	cairo_surface_set_user_data(s, &svg_text_key, texts, NULL);
+	return s;
+}
+
+/*
+ * cairo's SVG, normalized (svg_normalize), with the chart's text on top of it before the
+ * closing </svg>: one group giving the font (DejaVu Sans, the one the layout measured, then
+ * what the viewer has) and keeping spaces. The text is added after the normalizing, which
+ * must not touch what a task name holds ("url(#...").
+ */
+static void svg_finish(const char *in, size_t len, const char *prefix, const struct strbuf *texts,
+		       struct strbuf *out)
+{
+	size_t start = out->len, end;
+
+	svg_normalize(in, len, prefix, out);
+	end = out->len;
+	while (end > start + 6 && memcmp(out->buf + end - 6, "</svg>", 6))
+		end--;
+	if (!texts->len || end <= start + 6)
+		return;
+	end -= 6;
+	{
+		struct strbuf tail = STRBUF_INIT;
+
+		strbuf_add(&tail, out->buf + end, out->len - end);
+		out->len = end;
+		out->buf[end] = '\0';
+		strbuf_adds(out, "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" "
+			    "xml:space=\"preserve\">\n");
+		strbuf_add(out, texts->buf, texts->len);
+		strbuf_adds(out, "</g>\n");
+		strbuf_add(out, tail.buf, tail.len);
+		strbuf_release(&tail);
+	}
+}
+
 int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_format fmt,
 		    const char *path, struct trax_plot_info *info, struct trax_error *err)
 {
 	struct trax_plot_opts dflt;
-	struct strbuf svg = STRBUF_INIT, norm = STRBUF_INIT;
+	struct strbuf svg = STRBUF_INIT, norm = STRBUF_INIT, texts = STRBUF_INIT;
 	struct trax_outfile of = { 0 };
 	cairo_surface_t *s = NULL;
 	cairo_t *cr = NULL;
@@ -927,8 +1327,7 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
 		break;
 	case TRAX_PLOT_SVG:
-		s = cairo_svg_surface_create_for_stream(write_strbuf, &svg, w, h);
-		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		s = svg_surface(&svg, &texts, w, h);
 		break;
 	case TRAX_PLOT_PDF:
 		s = cairo_pdf_surface_create_for_stream(write_file, f, w, h);
@@ -960,7 +1359,7 @@ int trax_plot_write(sqlite3 *db, const struct trax_plot_opts *o, enum trax_plot_
 	cairo_surface_destroy(s);
 	s = NULL;
 	if (fmt == TRAX_PLOT_SVG) {
-		svg_normalize(svg.buf, svg.len, NULL, &norm);
+		svg_finish(svg.buf, svg.len, NULL, &texts, &norm);
 		fwrite(norm.buf, 1, norm.len, f);
 	}
 	ret = trax_outfile_commit(&of, err);
@@ -972,6 +1371,7 @@ out:
 	trax_outfile_abort(&of);
 	strbuf_release(&svg);
 	strbuf_release(&norm);
+	strbuf_release(&texts);
 	return ret;
 }
 
@@ -979,7 +1379,7 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
 		  struct strbuf *out, struct trax_error *err)
 {
 	struct trax_plot_opts dflt;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, texts = STRBUF_INIT;
 	cairo_surface_t *s;
 	cairo_t *cr;
 	int ret;
@@ -988,9 +1388,8 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
 		trax_plot_opts_init(&dflt);
 		o = &dflt;
 	}
-	s = cairo_svg_surface_create_for_stream(write_strbuf, &sb, o->width > 0 ? o->width : 1200,
-						o->height > 0 ? o->height : 600);
-	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	s = svg_surface(&sb, &texts, o->width > 0 ? o->width : 1200,
+			o->height > 0 ? o->height : 600);
 	cr = cairo_create(s);
 	ret = trax_plot_draw(db, o, cr, NULL, err);
 	cairo_destroy(cr);
@@ -1000,7 +1399,8 @@ int trax_plot_svg(sqlite3 *db, const struct trax_plot_opts *o, const char *id_pr
 				     cairo_status_to_string(cairo_surface_status(s)));
 	cairo_surface_destroy(s);
 	if (!ret)
-		svg_normalize(sb.buf, sb.len, id_prefix, out);
+		svg_finish(sb.buf, sb.len, id_prefix, &texts, out);
 	strbuf_release(&sb);
+	strbuf_release(&texts);
 	return ret;
 }

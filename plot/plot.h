@@ -61,6 +61,17 @@ enum {
 	TRAX_PLOT_MARK_KILL = 2,	/* the kill table (low-memory and OOM kills) */
 };
 
+/*
+ * The value axis of histograms and CDFs (opts.logx). AUTO: logarithmic when a linear one
+ * would crowd most values into one bin (a long tail; plot/dist.c's want_log() has the rule),
+ * else linear; the axis caption says which ("... (log scale)").
+ */
+enum {
+	TRAX_PLOT_LOGX_AUTO = 0,
+	TRAX_PLOT_LOGX_ON = 1,
+	TRAX_PLOT_LOGX_OFF = -1,
+};
+
 /* A window to shade on a timeline (a rule's window), absolute ns. */
 struct trax_plot_span {
 	int64_t start, end;
@@ -85,7 +96,7 @@ struct trax_plot_opts {
 	enum trax_plot_durations durations;
 	const char *sql;		/* TRAX_DUR_SQL: a read-only SELECT of durations (ns) */
 	int bins;			/* histogram bins; 0: automatic */
-	int logx;			/* histogram, cdf: logarithmic value axis */
+	int logx;			/* histogram, cdf: the value axis, TRAX_PLOT_LOGX_* */
 	const struct trax_plot_group *groups;	/* residency per group instead of per CPU */
 	int ngroups;
 	const struct trax_plot_span *spans;	/* windows shaded on timelines */
@@ -93,6 +104,8 @@ struct trax_plot_opts {
 	unsigned markers;		/* TRAX_PLOT_MARK_* overlaid on timelines */
 	const char *title;		/* NULL: the kind, the trace's name and the window */
 	int buffer;			/* trace buffer (0: the top buffer) */
+	const struct trax_plot_palette *palette;	/* task colours shared by several charts
+					 * (trax_plot_palette_new); NULL: built per chart */
 };
 
 /* One timeline lane: a CPU and its rectangle on the surface. */
@@ -125,6 +138,9 @@ struct trax_plot_info {
 	/* What the chart names, one per line: a timeline's legend entries, a counters chart's
 	 * lanes ("group · strip"). Freed by trax_plot_info_release(). */
 	char *names;
+	int logx;			/* histogram, cdf: 1 when the value axis drawn is log */
+	int nbins;			/* histogram: the bins drawn, left to right, and */
+	uint64_t *bins;			/* the values in each (trax_plot_info_release) */
 };
 
 /* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */
@@ -189,10 +205,32 @@ void trax_plot_info_release(struct trax_plot_info *info);
 
 /*
  * Helpers shared with report/: a duration in readable units ("1.25 ms", "3 s"), with the
- * decimals a step needs (step 0: three significant digits); a stable colour for a comm (the
- * same in every chart, trace and run).
+ * decimals a step needs (step 0: three significant digits); a colour from a name alone (the
+ * same in every chart, trace and run; for lines that are not tasks: tasks take the palette
+ * below).
  */
 void trax_plot_fmt_duration(char *buf, size_t len, double ns, double step);
 void trax_plot_comm_colour(const char *comm, double rgb[3]);
+
+/*
+ * Task colours of one database, the same in every chart of it. The TRAX_PLOT_PALETTE_N
+ * busiest task names (CPU time of their slices over the whole trace in one buffer, the idle
+ * task left out; a renamed thread's time goes to its last name; ties by name)
+ * get the colours of a categorical palette by rank, chosen to stay apart (CIE76 distance over
+ * 29 between any two); every other task is grey (0xb0b0b0). Timelines and residency bars use
+ * it; a caller drawing several charts of one database (a report) may build it once and pass
+ * it in opts.palette. trax_plot_palette_new() returns 0 or a negative error (TRAX_E_DB).
+ */
+#define TRAX_PLOT_PALETTE_N 12
+struct trax_plot_palette;
+int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **out,
+			  struct trax_error *err);
+void trax_plot_palette_free(struct trax_plot_palette *p);
+/* A name's rank (0 = busiest), or -1 for grey (not among them, or p NULL). */
+int trax_plot_palette_rank(const struct trax_plot_palette *p, const char *comm);
+/* A name's colour into rgb (0 .. 1, exact 8-bit steps); returns its rank or -1. */
+int trax_plot_palette_rgb(const struct trax_plot_palette *p, const char *comm, double rgb[3]);
+/* The colour of rank 0 .. TRAX_PLOT_PALETTE_N - 1 as 0xRRGGBB; any other rank: the grey. */
+uint32_t trax_plot_palette_colour(int rank);
 
 #endif

@@ -7,7 +7,6 @@
 #include "plot/plot-local.h"
 #include "util/xalloc.h"
 
-#define TOP_TASKS 12		/* tasks with their own colour; the rest stack as "other" */
 #define LEGEND_W 200
 
 struct group {
@@ -35,7 +34,7 @@ static void fill_rgb(struct chart *c, int comm, double rgb[3])
 		rgb[1] = ((CH_OTHER >> 8) & 0xff) / 255.0;
 		rgb[2] = (CH_OTHER & 0xff) / 255.0;
 	} else {
-		trax_plot_comm_colour(ch_comm_name(&c->th, comm), rgb);
+		ch_task_rgb(c, ch_comm_name(&c->th, comm), rgb);
 	}
 }
 
@@ -46,7 +45,7 @@ int ch_residency(struct chart *c)
 	struct group *g = NULL;
 	sqlite3_stmt *st = NULL;
 	double *total = NULL, win = (double)(c->t1 - c->t0), ymax = 0, step;
-	int *order = NULL, ng = 0, nc, ntop, ret, rc;
+	int *order = NULL, ng = 0, nc, ntop, ncol, ret, rc;
 	double x0 = CH_MARGIN + 50, top = CH_TITLE_H + 10, bottom, pw, slot, bw;
 	char buf[128], sub[256] = "";
 
@@ -110,7 +109,8 @@ int ch_residency(struct chart *c)
 			continue;
 		if (utid < 0 || utid >= c->th.nutid || !c->th.match[utid])
 			continue;
-		comm = ch_comm_at(&c->th, utid, ts);
+		/* a thread is one entry, under its last name (as on the timeline) */
+		comm = ch_comm_at(&c->th, utid, INT64_MAX);
 		if (comm < 0)
 			continue;
 		ov = (double)((e < c->t1 ? e : c->t1) - (ts > c->t0 ? ts : c->t0));
@@ -137,6 +137,17 @@ int ch_residency(struct chart *c)
 		goto out;
 	}
 	qsort_r(order, ntop, sizeof(int), cmp_total, total);
+	/* The tasks of the palette (the trace's busiest) have their own colour and stack first;
+	 * the rest, grey, stack together as "others". */
+	ncol = 0;
+	for (int k = 0; k < ntop; k++) {
+		int comm = order[k];
+
+		if (ch_task_rank(c, ch_comm_name(&c->th, comm)) < 0)
+			continue;
+		memmove(order + ncol + 1, order + ncol, (k - ncol) * sizeof(int));
+		order[ncol++] = comm;
+	}
 	for (int i = 0; i < ng; i++) {
 		double pct = g[i].ncpus ? g[i].busy / (win * g[i].ncpus) * 100 : 0;
 
@@ -181,8 +192,8 @@ int ch_residency(struct chart *c)
 		double x = x0 + slot * i + (slot - bw) / 2, y = bottom, den = win * g[i].ncpus;
 		double other = g[i].busy, rgb[3];
 
-		for (int r = 0; r <= ntop && r <= TOP_TASKS; r++) {
-			int comm = r < ntop && r < TOP_TASKS ? order[r] : -1;
+		for (int r = 0; r <= ncol; r++) {
+			int comm = r < ncol ? order[r] : -1;
 			double v = comm >= 0 ? g[i].ns[comm] : other, hh;
 
 			if (comm >= 0)
@@ -216,15 +227,15 @@ int ch_residency(struct chart *c)
 		double lx = x0 + pw + 16, ly = top;
 		int rows = (int)((bottom - top) / 16);
 
-		for (int r = 0; r < ntop && r <= TOP_TASKS && r < rows; r++) {
-			int comm = r < TOP_TASKS ? order[r] : -1;
+		for (int r = 0; r < ntop && r <= ncol && r < rows; r++) {
+			int comm = r < ncol ? order[r] : -1;
 			double v = 0, rgb[3];
 			char t[64];
 
 			if (comm >= 0)
 				v = total[comm];
 			else
-				for (int k = TOP_TASKS; k < ntop; k++)
+				for (int k = ncol; k < ntop; k++)
 					v += total[order[k]];
 			fill_rgb(c, comm, rgb);
 			ch_rgb(cr, rgb);
@@ -235,7 +246,8 @@ int ch_residency(struct chart *c)
 				snprintf(buf, sizeof(buf), "%.22s  %s",
 					 ch_comm_name(&c->th, comm), t);
 			else
-				snprintf(buf, sizeof(buf), "%d others  %s", ntop - TOP_TASKS, t);
+				snprintf(buf, sizeof(buf), "%d other%s  %s", ntop - ncol,
+					 ntop - ncol == 1 ? "" : "s", t);
 			ch_hex(cr, CH_FG);
 			ch_text(cr, lx + 14, ly + r * 16 + 7, 0, 1, buf);
 		}

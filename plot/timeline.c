@@ -286,7 +286,7 @@ static void comm_rgb(struct tl *t, int id, double rgb[3])
 	} else {
 		const struct ident *e = &t->ids[id];
 
-		trax_plot_comm_colour(ch_comm_name(&t->c->th, e->names[e->n - 1]), rgb);
+		ch_task_rgb(t->c, ch_comm_name(&t->c->th, e->names[e->n - 1]), rgb);
 	}
 }
 

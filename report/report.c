@@ -638,23 +638,18 @@ static void build_charts(struct report *rp)
 	sqlite3_finalize(st);
 	add_chart(rp, TRAX_PLOT_RESIDENCY, 1100, 380,
 		  "Residency: the share of the trace's time each task ran on each CPU.");
-	ch = add_chart(rp, TRAX_PLOT_HISTOGRAM, 1100, 340,
-		       "Slice lengths: how long tasks ran each time they got a CPU (log scale).");
-	if (ch)
-		ch->o.logx = 1;
-	ch = add_chart(rp, TRAX_PLOT_CDF, 1100, 340, "Slice lengths, cumulative (log scale).");
-	if (ch)
-		ch->o.logx = 1;
+	/* Distributions choose their axis (log for a long tail) and say it on the chart. */
+	add_chart(rp, TRAX_PLOT_HISTOGRAM, 1100, 340,
+		  "Slice lengths: how long tasks ran each time they got a CPU.");
+	add_chart(rp, TRAX_PLOT_CDF, 1100, 340, "Slice lengths, cumulative.");
 	if (table_exists(rp->db, "thread_state") &&
 	    count(rp->db, "SELECT count(*) FROM (SELECT 1 FROM thread_state WHERE state = 'R' "
 		  "LIMIT 1)") > 0) {
 		ch = add_chart(rp, TRAX_PLOT_CDF, 1100, 340,
 			       "Wakeup latency: from sched_waking (or sched_wakeup) to running, "
-			       "every task (log scale).");
-		if (ch) {
+			       "every task.");
+		if (ch)
 			ch->o.durations = TRAX_DUR_WAKEUP;
-			ch->o.logx = 1;
-		}
 	}
 }
 

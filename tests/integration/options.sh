@@ -66,6 +66,7 @@ err "plot counters --task" "--task applies to timeline, residency, histogram and
 err "plot timeline --of" "--of and --sql apply to histogram and cdf" px timeline --of wakeup
 err "plot residency --sql" "--of and --sql apply to histogram and cdf" px residency --sql 'SELECT 1'
 err "plot timeline --log" "--log applies to histogram and cdf" px timeline --log
+err "plot residency --linear" "--linear applies to histogram and cdf" px residency --linear
 err "plot histogram --track" "--track applies to counters" px histogram --track cpu_frequency
 err "plot counters --group" "--group applies to residency" px counters --group little=0
 err "plot pie" "unknown chart kind 'pie' (timeline, counters, residency, histogram, cdf)" px pie

@@ -1,4 +1,5 @@
 /* tests/unit/test-plot.c: charts drawn from small databases whose slices are defined by hand. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,13 +103,11 @@ static uint32_t px(const struct img *im, int x, int y)
 	return *(const uint32_t *)(im->data + (size_t)y * im->stride + (size_t)x * 4) & 0xffffff;
 }
 
-static uint32_t comm_px(const char *comm)
+/* The colour of a task of busyness rank r in its database (0: the busiest; ranks below are
+ * worked out by hand from the slices each test writes). */
+static uint32_t rank_px(int r)
 {
-	double rgb[3];
-
-	trax_plot_comm_colour(comm, rgb);
-	return (uint32_t)(rgb[0] * 255 + 0.5) << 16 | (uint32_t)(rgb[1] * 255 + 0.5) << 8 |
-	       (uint32_t)(rgb[2] * 255 + 0.5);
+	return trax_plot_palette_colour(r);
 }
 
 /* Pixels of column x in a lane, counted from the lane's bottom, of colour want; every pixel
@@ -155,8 +154,9 @@ static void test_timeline_pixels(void **state)
 	struct img im;
 	int64_t t0 = 1000000;
 	int w;
-	/* utid 3 is "beta", renamed "gamma": one thread, drawn in the colour of its last name */
-	uint32_t alpha = comm_px("alpha"), beta = comm_px("gamma");
+	/* utid 3 is "beta", renamed "gamma" later: one thread, its last name's colour; its
+	 * 99805 ns against alpha's 40000 make gamma the busiest */
+	uint32_t alpha = rank_px(1), beta = rank_px(0);
 
 	(void)state;
 	trax_plot_opts_init(&o);
@@ -237,7 +237,7 @@ static void test_timeline_coverage(void **state)
 	struct img im;
 	int64_t t0 = 1000000;
 	int w, h;
-	uint32_t alpha = comm_px("alpha");
+	uint32_t alpha = rank_px(0);	/* the only task */
 
 	(void)state;
 	trax_plot_opts_init(&o);
@@ -373,8 +373,9 @@ static void test_timeline_task_and_rename(void **state)
 	o.task = "gam*";
 	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
 	ln = &info.lanes[0];
-	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, comm_px("gamma")), (int)ln->h);
-	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 520, comm_px("gamma")),
+	/* one thread, gamma, 150000 ns; alpha 100000: gamma ranks 0 */
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, rank_px(0)), (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 520, rank_px(0)),
 			 (int)ln->h);
 	ln = &info.lanes[1];
 	assert_int_equal(coloured_height(&im, ln, (int)ln->x + 50, 0xb0b0b0), (int)ln->h);
@@ -392,7 +393,9 @@ static void test_residency_bars(void **state)
 	struct trax_plot_info info;
 	struct trax_error err = { 0 };
 	struct img im;
-	uint32_t want[2] = { comm_px("alpha"), comm_px("beta") };
+	/* alpha 1 ms; utid 3 0.25 ms, under its last name gamma */
+	uint32_t want[2] = { rank_px(0), rank_px(1) };
+	struct trax_plot_palette *pal = NULL;
 	double frac[2] = { 1.0, 0.25 };
 
 	(void)state;
@@ -403,18 +406,34 @@ static void test_residency_bars(void **state)
 	o.kind = TRAX_PLOT_RESIDENCY;
 	o.width = 800;
 	o.height = 400;
-	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
-	for (int i = 0; i < 2; i++) {
-		int x = (int)(info.x + info.w / 2 * i + info.w / 4);
-		int bottom = (int)(info.y + info.h);
-		int n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+		for (int i = 0; i < 2; i++) {
+			int x = (int)(info.x + info.w / 2 * i + info.w / 4);
+			int bottom = (int)(info.y + info.h);
+			int n = 0;
 
-		while (n < bottom && px(&im, x, bottom - 1 - n) == want[i])
-			n++;
-		assert_true(n >= frac[i] * info.h - 1 && n <= frac[i] * info.h + 1);
+			while (n < bottom && px(&im, x, bottom - 1 - n) == want[i])
+				n++;
+			assert_true(n >= frac[i] * info.h - 1 && n <= frac[i] * info.h + 1);
+		}
+		cairo_surface_destroy(im.s);
+		trax_plot_info_release(&info);
+		if (pass == 0) {
+			/* A palette passed in opts is the one used: from a database where beta
+			 * is the busier, the colours swap. */
+			sqlite3 *other = canned(NULL);
+
+			slice(other, 0, 3, 11, 1000000, 500000);
+			slice(other, 0, 2, 10, 1500000, 100000);
+			assert_int_equal(trax_plot_palette_new(other, 0, &pal, &err), 0);
+			sqlite3_close(other);
+			o.palette = pal;
+			want[0] = rank_px(1);
+			want[1] = rank_px(0);
+		}
 	}
-	cairo_surface_destroy(im.s);
-	trax_plot_info_release(&info);
+	trax_plot_palette_free(pal);
 	sqlite3_close(db);
 }
 
@@ -496,6 +515,145 @@ static void test_distribution_counts(void **state)
 		cairo_surface_destroy(im.s);
 		trax_plot_info_release(&info);
 	}
+	sqlite3_close(db);
+}
+
+#define BAR_PX 0x4078b5u	/* the histogram's bars: rgb(0.25, 0.47, 0.71) */
+
+/* Height in pixels of the bar at column x: bar colour counted up from the plot's bottom. */
+static int bar_height(const struct img *im, const struct trax_plot_info *info, int x)
+{
+	int y = (int)(info->y + info->h) - 1, n = 0;
+
+	while (y - n >= (int)info->y && px(im, x, y - n) == BAR_PX)
+		n++;
+	return n;
+}
+
+#define HUNDRED "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99) "
+
+/*
+ * The value axis and the bins, counted by hand. 0 .. 10 in 5 bins over [0, 10]: 2, 2, 2, 2
+ * and 3 (10 is in the last); a linear axis shows them, so it stays linear (and a
+ * single decade is no tail). 40 x 1 us, 40 x 10 us, 20 x 1 ms: a linear axis crowds 80 of
+ * the 100 into its first bin, so the axis is log over 1 us .. 1 ms (3 decades): 3 bins of a
+ * decade hold 40, 40, 20; 10 automatic bins of 0.3 decades hold 40 in bin 0, 40 in bin 3
+ * (10 us = 1/0.3 = 3.3 bins in) and 20 in bin 9 (the last, closed); forced linear, 3 bins
+ * over [1 us, 1 ms] hold 80, 0, 20. The CDF chooses its axis by the same rule.
+ */
+static void test_distribution_axis(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	static const char *const small = "SELECT value FROM (" HUNDRED "SELECT i AS value FROM n "
+					 "WHERE i <= 10)";
+	static const char *const tail = HUNDRED "SELECT CASE WHEN i < 40 THEN 1000 WHEN i < 80 "
+					"THEN 10000 ELSE 1000000 END FROM n";
+	static const struct { int kind, tail, logx, bins, want_log, nb;
+			      uint64_t want[10]; } cases[] = {
+		{ TRAX_PLOT_HISTOGRAM, 0, TRAX_PLOT_LOGX_AUTO, 5, 0, 5, { 2, 2, 2, 2, 3 } },
+		{ TRAX_PLOT_HISTOGRAM, 1, TRAX_PLOT_LOGX_AUTO, 3, 1, 3, { 40, 40, 20 } },
+		{ TRAX_PLOT_HISTOGRAM, 1, TRAX_PLOT_LOGX_AUTO, 0, 1, 10,
+		  { 40, 0, 0, 40, 0, 0, 0, 0, 0, 20 } },
+		{ TRAX_PLOT_HISTOGRAM, 1, TRAX_PLOT_LOGX_OFF, 3, 0, 3, { 80, 0, 20 } },
+		{ TRAX_PLOT_HISTOGRAM, 0, TRAX_PLOT_LOGX_ON, 5, 1, 0, { 0 } },
+		{ TRAX_PLOT_CDF, 0, TRAX_PLOT_LOGX_AUTO, 0, 0, 0, { 0 } },
+		{ TRAX_PLOT_CDF, 1, TRAX_PLOT_LOGX_AUTO, 0, 1, 0, { 0 } },
+		{ TRAX_PLOT_CDF, 1, TRAX_PLOT_LOGX_OFF, 0, 0, 0, { 0 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trax_plot_opts o;
+		struct trax_plot_info info;
+		struct trax_error err = { 0 };
+		struct img im;
+
+		trax_plot_opts_init(&o);
+		o.kind = cases[i].kind;
+		o.durations = TRAX_DUR_SQL;
+		o.sql = cases[i].tail ? tail : small;
+		o.logx = cases[i].logx;
+		o.bins = cases[i].bins;
+		o.width = 800;
+		o.height = 400;
+		assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+		assert_int_equal(info.logx, cases[i].want_log);
+		if (cases[i].kind == TRAX_PLOT_HISTOGRAM && cases[i].nb) {
+			double bw = info.w / cases[i].nb;
+			int h0 = 0;
+
+			assert_int_equal(info.nbins, cases[i].nb);
+			for (int k = 0; k < cases[i].nb; k++) {
+				int h = bar_height(&im, &info, (int)(info.x + (k + 0.5) * bw));
+
+				assert_int_equal(info.bins[k], cases[i].want[k]);
+				/* the drawing: heights in proportion, bin 0 the reference */
+				if (k == 0)
+					h0 = h;
+				else
+					assert_true(abs(h * (int)cases[i].want[0] -
+							h0 * (int)cases[i].want[k]) <=
+						    (int)cases[i].want[0]);
+				assert_int_equal(h > 0, cases[i].want[k] > 0);
+			}
+		}
+		cairo_surface_destroy(im.s);
+		trax_plot_info_release(&info);
+	}
+	sqlite3_close(db);
+}
+
+/*
+ * The juno trace's 1431 slices run from 2 us to 2.5 s: a linear axis put them all in one bar;
+ * the default histogram is on a log axis and no bar holds 90 % of them, in its bins and in its
+ * pixels (bar area per bin, from the drawing).
+ */
+static void test_distribution_juno(void **state)
+{
+	const char *shared = getenv("TRAX_SHARED");
+	char path[4096];
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	sqlite3 *db = NULL;
+	struct img im;
+	uint64_t max = 0, sum = 0;
+	double area[200] = { 0 }, total = 0, amax = 0, bw;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/lisa/juno_sched_raw.txt",
+		 shared ? shared : "../shared");
+	if (access(path, R_OK)) {
+		printf("# SKIP %s absent (../shared/traces is not part of the repository)\n", path);
+		skip();
+	}
+	assert_int_equal(trax_db_open(path, NULL, &db, &err), 0);
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_HISTOGRAM;
+	o.width = 1200;
+	o.height = 600;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.values, 1431);
+	assert_int_equal(info.logx, 1);
+	assert_true(info.nbins > 5 && info.nbins <= 200);
+	for (int k = 0; k < info.nbins; k++) {
+		max = info.bins[k] > max ? info.bins[k] : max;
+		sum += info.bins[k];
+	}
+	assert_int_equal(sum, 1431);
+	assert_true(max * 10 < sum * 9);
+	bw = info.w / info.nbins;
+	for (int x = 0; x < (int)info.w; x++) {
+		int k = (int)(x / bw);
+
+		area[k] += bar_height(&im, &info, (int)info.x + x);
+		total += bar_height(&im, &info, (int)info.x + x);
+	}
+	for (int k = 0; k < info.nbins; k++)
+		amax = area[k] > amax ? area[k] : amax;
+	assert_true(total > 0 && amax < 0.9 * total);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
 	sqlite3_close(db);
 }
 
@@ -675,13 +833,236 @@ static void test_formats_deterministic(void **state)
 	sqlite3_close(db);
 }
 
-/* Colours depend on the name only; different names get different colours here. */
-static void test_colours(void **state)
+/*
+ * SVG text is text: a timeline's task names (from the thread table written here) and its axis
+ * caption are <text> elements, and no glyph is drawn as a path (<symbol>). Names are XML
+ * escaped, bytes that are not UTF-8 become U+FFFD (in PNG too), and with an id prefix (charts inlined in
+ * one HTML page) cairo's ids get the prefix while text holding "url(#" is left as it is.
+ */
+static void test_svg_text(void **state)
 {
+	sqlite3 *db = canned("INSERT INTO thread VALUES(4,12,12,'a<b&c url(#x)',NULL,NULL),"
+			     "(5,13,13,CAST(X'6F6BFF21' AS TEXT),NULL,NULL);");
+	struct trax_plot_opts o;
+	struct trax_error err = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct img im;
+
 	(void)state;
-	assert_int_equal(comm_px("surfaceflinger"), comm_px("surfaceflinger"));
-	assert_int_not_equal(comm_px("alpha"), comm_px("beta"));
-	assert_int_not_equal(comm_px("alpha"), LANE_BG);
+	slice(db, 0, 2, 10, 1000000, 400000);
+	slice(db, 1, 4, 12, 1200000, 300000);
+	slice(db, 1, 5, 13, 1600000, 100000);
+	trax_plot_opts_init(&o);
+	o.width = 800;
+	o.height = 400;
+	if (trax_plot_svg(db, &o, NULL, &sb, &err))
+		fail_msg("%s", err.msg);
+	assert_memory_equal(sb.buf, "<?xml", 5);
+	assert_non_null(strstr(sb.buf, "fill=\"#222222\">alpha (10)</text>"));
+	assert_non_null(strstr(sb.buf, ">a&lt;b&amp;c url(#x) (12)</text>"));
+	assert_non_null(strstr(sb.buf, ">ok\xef\xbf\xbd! (13)</text>"));
+	assert_non_null(strstr(sb.buf, ">time since the trace start (0.001000 s)</text>"));
+	assert_non_null(strstr(sb.buf, "font-family=\"DejaVu Sans, Verdana, sans-serif\""));
+	assert_null(strstr(sb.buf, "<symbol"));
+	assert_null(strstr(sb.buf, "glyph"));
+	/* the text group is inside the document, before its end */
+	assert_true(strstr(sb.buf, "</text>") < strstr(sb.buf, "</svg>"));
+	assert_null(strstr(strstr(sb.buf, "</svg>"), "<text"));
+	strbuf_release(&sb);
+	assert_int_equal(trax_plot_svg(db, &o, "c7-", &sb, &err), 0);
+	assert_null(strstr(sb.buf, "<?xml"));
+	assert_non_null(strstr(sb.buf, "id=\"c7-surface1\""));
+	assert_non_null(strstr(sb.buf, ">a&lt;b&amp;c url(#x) (12)</text>"));
+	strbuf_release(&sb);
+	/* cairo refuses strings that are not UTF-8: the PNG is drawn too */
+	assert_int_equal(draw(db, &o, &im, NULL, &err), 0);
+	cairo_surface_destroy(im.s);
+	sqlite3_close(db);
+}
+
+/* sRGB 0xRRGGBB to CIELAB (D65), by the CIE formulas (not the code under test). */
+static void lab(uint32_t c, double out[3])
+{
+	double rgb[3], xyz[3], f[3];
+	static const double wp[3] = { 0.95047, 1.0, 1.08883 };
+
+	for (int i = 0; i < 3; i++) {
+		double v = ((c >> (16 - 8 * i)) & 0xff) / 255.0;
+
+		rgb[i] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+	}
+	xyz[0] = 0.4124564 * rgb[0] + 0.3575761 * rgb[1] + 0.1804375 * rgb[2];
+	xyz[1] = 0.2126729 * rgb[0] + 0.7151522 * rgb[1] + 0.0721750 * rgb[2];
+	xyz[2] = 0.0193339 * rgb[0] + 0.1191920 * rgb[1] + 0.9503041 * rgb[2];
+	for (int i = 0; i < 3; i++) {
+		double t = xyz[i] / wp[i];
+
+		f[i] = t > 216.0 / 24389 ? cbrt(t) : t * 24389.0 / 27 / 116 + 16.0 / 116;
+	}
+	out[0] = 116 * f[1] - 16;
+	out[1] = 500 * (f[0] - f[1]);
+	out[2] = 200 * (f[1] - f[2]);
+}
+
+static double delta_e76(uint32_t a, uint32_t b)
+{
+	double x[3], y[3];
+
+	lab(a, x);
+	lab(b, y);
+	return sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+		    (x[2] - y[2]) * (x[2] - y[2]));
+}
+
+/*
+ * The palette: every pair of its TRAX_PLOT_PALETTE_N colours is more than 25 apart (CIE76;
+ * 2.3 is a just-noticeable difference, and the old hashed colours had pairs under 5), each
+ * more than 20 from the grey of the other tasks, the lane background and the text; beyond the
+ * palette, ranks are grey.
+ */
+static void test_palette_distance(void **state)
+{
+	static const uint32_t others[] = { 0xb0b0b0, LANE_BG, 0xffffff, 0x222222 };
+	double min = 1e9;
+
+	(void)state;
+	assert_true(TRAX_PLOT_PALETTE_N >= 10);
+	for (int i = 0; i < TRAX_PLOT_PALETTE_N; i++) {
+		for (int j = i + 1; j < TRAX_PLOT_PALETTE_N; j++) {
+			double d = delta_e76(rank_px(i), rank_px(j));
+
+			if (d <= 25)
+				fail_msg("ranks %d and %d: %06x and %06x, dE76 %.1f", i, j,
+					 rank_px(i), rank_px(j), d);
+			min = d < min ? d : min;
+		}
+		for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); k++)
+			assert_true(delta_e76(rank_px(i), others[k]) > 20);
+	}
+	printf("# smallest dE76 between two task colours: %.1f\n", min);
+	assert_int_equal(rank_px(-1), 0xb0b0b0);
+	assert_int_equal(rank_px(TRAX_PLOT_PALETTE_N), 0xb0b0b0);
+	assert_int_equal(rank_px(1000), 0xb0b0b0);
+}
+
+/*
+ * Ranks by busyness in the whole database, counted by hand: 14 tasks t00 .. t13 (utid 10 ..
+ * 23) run 14000 .. 1000 ns, so t00 is rank 0 and t12, t13 are grey; the idle task (pid 0)
+ * runs longest and has no rank; utid 3, "beta" renamed "gamma" at 1500000, gives all its
+ * 5000 + 20000 ns to its last name, gamma, and none to beta; a name of two threads sums them
+ * ("alpha" 2 x 6500 = 13000); ties go by name.
+ */
+static void test_palette_ranks(void **state)
+{
+	struct strbuf sql = STRBUF_INIT;
+	struct trax_plot_palette *p = NULL;
+	struct trax_error err = { 0 };
+	sqlite3 *db;
+	double rgb[3];
+
+	(void)state;
+	for (int i = 0; i < 14; i++)
+		strbuf_addf(&sql, "INSERT INTO thread VALUES(%d,%d,%d,'t%02d',NULL,NULL);",
+			    10 + i, 100 + i, 100 + i, i);
+	strbuf_adds(&sql, "INSERT INTO thread VALUES(30,200,200,'alpha',NULL,NULL);");
+	db = canned(sql.buf);
+	strbuf_release(&sql);
+	for (int i = 0; i < 14; i++)
+		slice(db, 0, 10 + i, 100 + i, 1000000 + i * 20000, 14000 - i * 1000);
+	slice(db, 1, 1, 0, 1000000, 900000);		/* idle */
+	slice(db, 1, 3, 11, 1100000, 5000);		/* beta */
+	slice(db, 1, 3, 11, 1600000, 20000);		/* gamma */
+	slice(db, 1, 2, 10, 1700000, 6500);		/* alpha, utid 2 */
+	slice(db, 1, 30, 200, 1800000, 6500);		/* alpha, utid 30 */
+	assert_int_equal(trax_plot_palette_new(db, 0, &p, &err), 0);
+	/* gamma 25000, t00 14000, alpha and t01 13000 (alpha first by name), t02 12000 (4) ..
+	 * t08 6000 (10), t09 5000 (11), t10 4000 the 13th: grey; beta has no time of its own */
+	assert_int_equal(trax_plot_palette_rank(p, "gamma"), 0);
+	assert_int_equal(trax_plot_palette_rank(p, "t00"), 1);
+	assert_int_equal(trax_plot_palette_rank(p, "alpha"), 2);
+	assert_int_equal(trax_plot_palette_rank(p, "t01"), 3);
+	assert_int_equal(trax_plot_palette_rank(p, "t08"), 10);
+	assert_int_equal(trax_plot_palette_rank(p, "t09"), 11);
+	assert_int_equal(trax_plot_palette_rank(p, "beta"), -1);
+	assert_int_equal(trax_plot_palette_rank(p, "t10"), -1);
+	assert_int_equal(trax_plot_palette_rank(p, "swapper/1"), -1);
+	assert_int_equal(trax_plot_palette_rank(p, "no-such-task"), -1);
+	assert_int_equal(trax_plot_palette_rgb(p, "t10", rgb), -1);
+	assert_true(rgb[0] == 0xb0 / 255.0 && rgb[1] == 0xb0 / 255.0 && rgb[2] == 0xb0 / 255.0);
+	assert_int_equal(trax_plot_palette_rgb(p, "gamma", rgb), 0);
+	assert_int_equal((uint32_t)lround(rgb[0] * 255) << 16 |
+			 (uint32_t)lround(rgb[1] * 255) << 8 | (uint32_t)lround(rgb[2] * 255),
+			 rank_px(0));
+	assert_int_equal(trax_plot_palette_rank(NULL, "gamma"), -1);
+	trax_plot_palette_free(p);
+	sqlite3_close(db);
+}
+
+/*
+ * The juno trace's tasks (ramp, sh, scp and ksoftirqd were near-identical greens): the
+ * palette ranks the names by CPU time (a thread's under its last name), which SQL counts here,
+ * and the residency legend of the
+ * whole trace lists them in that order; the
+ * twelve busiest have the colours of ranks 0 .. 11 in their swatches, pairwise far apart, and
+ * the rest is one grey row of others.
+ */
+static void test_palette_juno(void **state)
+{
+	const char *shared = getenv("TRAX_SHARED");
+	char path[4096], want[12][64];
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	struct trax_plot_palette *p = NULL;
+	struct img im;
+	uint32_t sw[13];
+	int n = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/lisa/juno_sched_raw.txt",
+		 shared ? shared : "../shared");
+	if (access(path, R_OK)) {
+		printf("# SKIP %s absent (../shared/traces is not part of the repository)\n", path);
+		skip();
+	}
+	assert_int_equal(trax_db_open(path, NULL, &db, &err), 0);
+	/* Each thread under its last name (renames are many here: sshd > sh > scp,
+	 * rt-app > ramp). */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT coalesce((SELECT comm FROM thread_comm c "
+					    "WHERE c.utid = s.utid ORDER BY c.ts DESC LIMIT 1), "
+					    "t.comm) AS name FROM sched_slice s JOIN thread t "
+					    "USING (utid) WHERE s.pid != 0 GROUP BY name ORDER BY "
+					    "sum(s.dur) DESC, name LIMIT 12", -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(want[n++], sizeof(want[0]), "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	assert_int_equal(n, 12);
+	assert_string_equal(want[0], "ramp");
+	assert_int_equal(trax_plot_palette_new(db, 0, &p, &err), 0);
+	for (int r = 0; r < 12; r++)
+		assert_int_equal(trax_plot_palette_rank(p, want[r]), r);
+	assert_int_equal(trax_plot_palette_rank(p, "ksoftirqd/0"), -1);
+	trax_plot_palette_free(p);
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_RESIDENCY;
+	o.width = 1200;
+	o.height = 600;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	for (int r = 0; r < 13; r++) {
+		/* the swatch of legend row r: 10 x 10 at (x + w + 16, y + 16 r + 2) */
+		sw[r] = px(&im, (int)(info.x + info.w + 16 + 5), (int)(info.y + r * 16 + 7));
+		if (r < 12)
+			assert_int_equal(sw[r], rank_px(r));
+		for (int k = 0; k < r && r < 12; k++)
+			assert_true(delta_e76(sw[r], sw[k]) > 25);
+	}
+	assert_int_equal(sw[12], 0xb0b0b0);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
 }
 
 int main(void)
@@ -694,10 +1075,15 @@ int main(void)
 		cmocka_unit_test(test_residency_bars),
 		cmocka_unit_test(test_counters_step),
 		cmocka_unit_test(test_distribution_counts),
+		cmocka_unit_test(test_distribution_axis),
+		cmocka_unit_test(test_distribution_juno),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kind_table),
 		cmocka_unit_test(test_formats_deterministic),
-		cmocka_unit_test(test_colours),
+		cmocka_unit_test(test_svg_text),
+		cmocka_unit_test(test_palette_distance),
+		cmocka_unit_test(test_palette_ranks),
+		cmocka_unit_test(test_palette_juno),
 	};
 
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
