@@ -105,8 +105,19 @@ static int load_tracks(struct chart *c, struct track **out, int *n)
 }
 
 /* One lane: read the track into per-column accumulators, then draw the step line. */
+struct span {
+	double lo, hi;
+};
+
+static double span_frac(const void *sp, double v)
+{
+	const struct span *s = sp;
+
+	return (v - s->lo) / (s->hi - s->lo);
+}
+
 static int draw_track(struct chart *c, const struct track *t, struct ccol *cols, int pw,
-		      double x0, double y, double h, int *drawn)
+		      double x0, double y, double h, int lane, int *drawn)
 {
 	cairo_t *cr = c->cr;
 	sqlite3_stmt *st = NULL;
@@ -178,6 +189,7 @@ static int draw_track(struct chart *c, const struct track *t, struct ccol *cols,
 		return 0;
 	}
 	*drawn = 1;
+	ch_refs_extend(c, &lo, &hi);
 	if (lo == hi) {
 		double pad = fabs(lo) > 0 ? fabs(lo) * 0.05 : 1;
 
@@ -224,6 +236,12 @@ static int draw_track(struct chart *c, const struct track *t, struct ccol *cols,
 	}
 	cairo_stroke(cr);
 #undef YV
+	{
+		struct span sp = { lo, hi };
+		double ph = h - 6 - CH_SMALL_SIZE - 2;
+
+		ch_refs(c, 0, x0, y + h - 3 - ph, pw, ph, span_frac, &sp, lane);
+	}
 	return 0;
 }
 
@@ -275,7 +293,7 @@ int ch_counters(struct chart *c)
 		double y = top + i * (lane_h + LANE_GAP);
 		int drawn;
 
-		ret = draw_track(c, &tr[i], cols, pw, x0, y, lane_h, &drawn);
+		ret = draw_track(c, &tr[i], cols, pw, x0, y, lane_h, i, &drawn);
 		if (ret)
 			goto out;
 		any |= drawn;
