@@ -546,7 +546,7 @@ void ch_refs(struct chart *c, int vertical, double x, double y, double w, double
 				int left = pos + 4 + tw > x + w;
 
 				b.x = left ? pos - 4 - tw : pos + 4;
-				b.y = y + 2 + k * th;
+				b.y = y + h * 0.2 + k * th;	/* below a CDF's p90, p99 labels */
 			} else {
 				int below = k & 1 || pos - 2 - th < y;
 
