@@ -245,8 +245,19 @@ static void strip_label(struct chart *c, const struct track *t, double x0, doubl
 }
 
 /* One lane: read the track into per-column accumulators, then draw the step line. */
+struct span {
+	double lo, hi;
+};
+
+static double span_frac(const void *sp, double v)
+{
+	const struct span *s = sp;
+
+	return (v - s->lo) / (s->hi - s->lo);
+}
+
 static int draw_track(struct chart *c, const struct track *t, struct ccol *cols, int pw,
-		      double x0, double y, double h, int *drawn)
+		      double x0, double y, double h, int lane, int *drawn)
 {
 	cairo_t *cr = c->cr;
 	sqlite3_stmt *st = NULL;
@@ -323,6 +334,8 @@ static int draw_track(struct chart *c, const struct track *t, struct ccol *cols,
 		snprintf(buf, sizeof(buf), "%s", ra);
 	else
 		snprintf(buf, sizeof(buf), "%s \u2013 %s", ra, rb);
+	/* the axis also holds the rule's reference lines, the label only the data */
+	ch_refs_extend(c, &lo, &hi);
 	if (lo == hi) {
 		double pad = fabs(lo) > 0 ? fabs(lo) * 0.05 : 1;
 
@@ -373,6 +386,13 @@ static int draw_track(struct chart *c, const struct track *t, struct ccol *cols,
 	}
 	cairo_stroke(cr);
 #undef YV
+	{
+		/* the reference lines on the value scale of the line (YV above) */
+		struct span sp = { lo, hi };
+		double ph = h - 4 - room;
+
+		ch_refs(c, 0, x0, y + h - 2 - ph, pw, ph, span_frac, &sp, lane);
+	}
 	strip_label(c, t, x0, y, h, h < 24 ? buf : NULL);
 	return 0;
 }
@@ -456,7 +476,7 @@ int ch_counters(struct chart *c)
 			y += GROUP_HEAD;
 		}
 		ch_info_name(c->info, tr[i].label);
-		ret = draw_track(c, &tr[i], cols, pw, x0, y, strip_h, &drawn);
+		ret = draw_track(c, &tr[i], cols, pw, x0, y, strip_h, i, &drawn);
 		if (ret)
 			goto out;
 		if (c->info)

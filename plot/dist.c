@@ -193,6 +193,12 @@ static double vfrac(const struct vaxis *ax, double v)
 	return (v - ax->lo) / (ax->hi - ax->lo);
 }
 
+/* vfrac for ch_refs(). */
+static double ref_frac(const void *ax, double v)
+{
+	return vfrac(ax, v);
+}
+
 static void axis_setup(struct vaxis *ax, const struct stats *stt, int log, double pw)
 {
 	ax->log = log;
@@ -480,6 +486,7 @@ static int histogram(struct chart *c, struct src *s, const struct stats *stt, do
 	ch_hex(cr, 0x555555);
 	ch_text(cr, x0 - 5, top - 12, 2, 0, "count");
 	value_axis(c, &b->ax, x0, bottom, pw, caption);
+	ch_refs(c, 1, x0, top, pw, bottom - top, ref_frac, &b->ax, -1);
 out:
 	sqlite3_finalize(st);
 	free(rule.cnt);
@@ -575,6 +582,7 @@ static int cdf(struct chart *c, struct src *s, const struct stats *stt, double x
 	cairo_line_to(cr, x0 + pw, bottom - (double)cum / stt->n * (bottom - top));
 	cairo_stroke(cr);
 	value_axis(c, ax, x0, bottom, pw, caption);
+	ch_refs(c, 1, x0, top, pw, bottom - top, ref_frac, ax, -1);
 out:
 	sqlite3_finalize(st);
 	free(rule.cnt);

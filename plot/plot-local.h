@@ -73,6 +73,15 @@ void ch_text(cairo_t *cr, double x, double y, int halign, int valign, const char
 void ch_title(struct chart *c, const char *what, const char *subtitle);
 void ch_window_desc(struct chart *c, char *buf, size_t len);
 
+/*
+ * Reference lines (opts.refs) over the rectangle (x, y, w, h): vertical at x + frac(v) * w, or
+ * horizontal at y + h - frac(v) * h; a value whose frac is outside 0..1 is marked at the edge.
+ * Recorded in info.refs with lane. refs_extend widens lo..hi to hold every ref value.
+ */
+void ch_refs(struct chart *c, int vertical, double x, double y, double w, double h,
+	     double (*frac)(const void *ctx, double v), const void *ctx, int lane);
+void ch_refs_extend(const struct chart *c, double *lo, double *hi);
+
 /* Axes. */
 double ch_nice_step(double range, int max_ticks);
 void ch_fmt_time(char *buf, size_t len, double ns, double unit, int decimals);

@@ -119,6 +119,9 @@ void trax_plot_info_release(struct trax_plot_info *info)
 	free(info->bins);
 	info->bins = NULL;
 	info->nbins = 0;
+	free(info->refs);
+	info->refs = NULL;
+	info->nrefs = 0;
 }
 
 /* ---- database helpers ---- */
@@ -576,6 +579,141 @@ void ch_hex(cairo_t *cr, uint32_t rgb)
 {
 	cairo_set_source_rgb(cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
 			     (rgb & 0xff) / 255.0);
+}
+
+/* ---- reference lines ---- */
+
+static const struct {
+	uint32_t rgb;
+	double width, dash[2];	/* dash[0] 0: solid */
+} ref_style[] = {
+	[TRAX_PLOT_REF_THRESHOLD] = { 0xd62728, 1.5, { 0, 0 } },
+	[TRAX_PLOT_REF_BASELINE] = { 0x1f77b4, 1.5, { 6, 3 } },
+	[TRAX_PLOT_REF_LIMIT] = { 0xe08a00, 1.2, { 2, 2 } },
+};
+
+struct ref_box {
+	double x, y, w, h;
+};
+
+static int box_hits(const struct ref_box *b, int n, const struct ref_box *r)
+{
+	for (int i = 0; i < n; i++)
+		if (r->x < b[i].x + b[i].w && b[i].x < r->x + r->w && r->y < b[i].y + b[i].h &&
+		    b[i].y < r->y + r->h)
+			return 1;
+	return 0;
+}
+
+void ch_refs_extend(const struct chart *c, double *lo, double *hi)
+{
+	for (int i = 0; i < c->o->nrefs; i++) {
+		double v = c->o->refs[i].value;
+
+		if (!isfinite(v))
+			continue;
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
+	}
+}
+
+/*
+ * The labels keep clear of each other: each tries its places in turn (beside the line's end,
+ * then further along it) and takes the first that overlaps no label drawn before it.
+ */
+void ch_refs(struct chart *c, int vertical, double x, double y, double w, double h,
+	     double (*frac)(const void *ctx, double v), const void *ctx, int lane)
+{
+	const struct trax_plot_opts *o = c->o;
+	cairo_t *cr = c->cr;
+	struct ref_box placed[32];
+	int nplaced = 0;
+	cairo_font_extents_t fe;
+
+	if (!o->nrefs)
+		return;
+	cairo_save(cr);
+	ch_font(cr, CH_SMALL_SIZE, 1);
+	cairo_font_extents(cr, &fe);
+	for (int i = 0; i < o->nrefs; i++) {
+		const struct trax_plot_ref *r = &o->refs[i];
+		int st = r->style >= 0 && r->style <= TRAX_PLOT_REF_LIMIT ? r->style : 0;
+		double f = frac(ctx, r->value), pos, tw, th = fe.ascent + fe.descent + 2;
+		int inside = isfinite(f) && f >= -1e-9 && f <= 1 + 1e-9;
+		char label[300];
+		struct ref_box b;
+
+		if (!isfinite(f))
+			f = 0;
+		f = f < 0 ? 0 : f > 1 ? 1 : f;
+		pos = vertical ? floor(x + f * w) + 0.5 : floor(y + h - f * h) + 0.5;
+		snprintf(label, sizeof(label), "%s%s", r->label ? r->label : "",
+			 inside ? "" : vertical ? (f > 0.5 ? " (beyond, right)" : " (beyond, left)") :
+			 (f > 0.5 ? " (beyond, above)" : " (beyond, below)"));
+		ch_hex(cr, ref_style[st].rgb);
+		cairo_set_line_width(cr, ref_style[st].width);
+		cairo_set_dash(cr, ref_style[st].dash, ref_style[st].dash[0] > 0 ? 2 : 0, 0);
+		if (inside) {
+			if (vertical) {
+				cairo_move_to(cr, pos, y);
+				cairo_line_to(cr, pos, y + h);
+			} else {
+				cairo_move_to(cr, x, pos);
+				cairo_line_to(cr, x + w, pos);
+			}
+			cairo_stroke(cr);
+		} else {
+			/* A wedge at the edge, pointing the way the value lies. */
+			double d = vertical ? (f > 0.5 ? 1 : -1) : (f > 0.5 ? -1 : 1);
+
+			cairo_set_dash(cr, NULL, 0, 0);
+			if (vertical) {
+				cairo_move_to(cr, pos + 6 * d, y + 6);
+				cairo_line_to(cr, pos, y + 1);
+				cairo_line_to(cr, pos, y + 11);
+			} else {
+				cairo_move_to(cr, x + w - 6, pos + 6 * d);
+				cairo_line_to(cr, x + w - 11, pos);
+				cairo_line_to(cr, x + w - 1, pos);
+			}
+			cairo_close_path(cr);
+			cairo_fill(cr);
+		}
+		tw = ch_text_width(cr, label) + 4;
+		b.w = tw;
+		b.h = th;
+		for (int k = 0; k < 12; k++) {
+			if (vertical) {
+				int left = pos + 4 + tw > x + w;
+
+				b.x = left ? pos - 4 - tw : pos + 4;
+				b.y = y + h * 0.2 + k * th;	/* below a CDF's p90, p99 labels */
+			} else {
+				int below = k & 1 || pos - 2 - th < y;
+
+				b.x = x + w - 4 - tw - (k / 2) * (w / 6);
+				b.y = below ? pos + 2 : pos - 2 - th;
+			}
+			if (!box_hits(placed, nplaced, &b))
+				break;
+		}
+		if (nplaced < 32)
+			placed[nplaced++] = b;
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, b.x, b.y, b.w, b.h);
+		cairo_fill(cr);
+		ch_hex(cr, ref_style[st].rgb);
+		cairo_move_to(cr, b.x + 2, b.y + 1 + fe.ascent);
+		cairo_show_text(cr, label);
+		if (c->info) {
+			struct trax_plot_info *in = c->info;
+
+			in->refs = xrealloc(in->refs, (in->nrefs + 1) * sizeof(*in->refs));
+			in->refs[in->nrefs++] = (struct trax_plot_refpos){ i, lane, vertical, pos,
+									 inside };
+		}
+	}
+	cairo_restore(cr);
 }
 
 /* Seconds with nanosecond digits, exactly: 106439.675571 s from 106439675571000 ns. */

@@ -78,6 +78,19 @@ struct trax_plot_span {
 	const char *label;	/* may be NULL */
 };
 
+/*
+ * A reference line across a chart (a rule's threshold, a baseline value), in the unit of the
+ * chart's value axis: counters, the track's own unit (track.unit; a line on every lane);
+ * residency, percent; histogram and cdf, ns. Other kinds leave them out.
+ */
+struct trax_plot_ref {
+	double value;
+	const char *label;	/* drawn beside the line: "threshold < 500 us" */
+	int style;		/* TRAX_PLOT_REF_* */
+};
+
+enum { TRAX_PLOT_REF_THRESHOLD, TRAX_PLOT_REF_BASELINE, TRAX_PLOT_REF_LIMIT };
+
 /* A named group of CPUs for residency bars ("little", "0,3-5"). */
 struct trax_plot_group {
 	const char *name;
@@ -102,6 +115,8 @@ struct trax_plot_opts {
 	const struct trax_plot_span *spans;	/* windows shaded on timelines */
 	int nspans;
 	unsigned markers;		/* TRAX_PLOT_MARK_* overlaid on timelines */
+	const struct trax_plot_ref *refs;	/* reference lines */
+	int nrefs;
 	const char *title;		/* NULL: the kind, the trace's name and the window */
 	int buffer;			/* trace buffer (0: the top buffer) */
 	const struct trax_plot_palette *palette;	/* task colours shared by several charts
@@ -117,6 +132,15 @@ struct trax_plot_lane {
 /* A rectangle on the surface. */
 struct trax_plot_rect {
 	double x, y, w, h;
+};
+
+/* A reference line as drawn: opts.refs[ref] at x (vertical line) or y (horizontal). */
+struct trax_plot_refpos {
+	int ref;		/* index into opts.refs */
+	int lane;		/* counters: its lane; else -1 */
+	int vertical;
+	double pos;		/* x or y on the surface */
+	int inside;		/* 0: off the axis, marked at its edge (pos is the edge) */
 };
 
 /* What a drawing did: where it drew (for tests and reports) and how much it read. */
@@ -141,6 +165,8 @@ struct trax_plot_info {
 	int logx;			/* histogram, cdf: 1 when the value axis drawn is log */
 	int nbins;			/* histogram: the bins drawn, left to right, and */
 	uint64_t *bins;			/* the values in each (trax_plot_info_release) */
+	int nrefs;
+	struct trax_plot_refpos *refs;	/* the reference lines drawn (freed with lanes) */
 };
 
 /* Defaults: timeline, 1200 x 600, whole trace, every CPU and task, print and kill markers. */

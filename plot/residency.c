@@ -38,6 +38,11 @@ static void fill_rgb(struct chart *c, int comm, double rgb[3])
 	}
 }
 
+static double pct_frac(const void *ymax, double v)
+{
+	return v / *(const double *)ymax;
+}
+
 int ch_residency(struct chart *c)
 {
 	const struct trax_plot_opts *o = c->o;
@@ -153,6 +158,11 @@ int ch_residency(struct chart *c)
 
 		ymax = pct > ymax ? pct : ymax;
 	}
+	{
+		double lo = 0;	/* the axis holds the reference lines too */
+
+		ch_refs_extend(c, &lo, &ymax);
+	}
 	step = ch_nice_step(ymax > 0 ? ymax : 1, 5);
 	ymax = ceil((ymax > 0 ? ymax : 1) / step - 1e-9) * step;
 	if (ymax > 100)
@@ -221,6 +231,7 @@ int ch_residency(struct chart *c)
 	cairo_move_to(cr, x0, bottom + 0.5);
 	cairo_line_to(cr, x0 + pw, bottom + 0.5);
 	cairo_stroke(cr);
+	ch_refs(c, 0, x0, top, pw, bottom - top, pct_frac, &ymax, -1);
 
 	/* Legend: the tasks with their time in the window. */
 	{

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,6 +11,7 @@
 #include <cairo-pdf.h>
 
 #include "assert/assert.h"
+#include "assert/gate.h"
 #include "plot/plot.h"
 #include "parse/parse.h"
 #include "report/lod.h"
@@ -41,6 +43,8 @@ struct chart {
 	const char *tracks[1];
 	char task[32], track[192], title[256];
 	char *caption;		/* owned, may be NULL */
+	struct trax_plot_ref refs[6];	/* a rule's threshold, baseline value, limits */
+	char ref_label[6][128];
 };
 
 struct blk {
@@ -452,6 +456,122 @@ static const int rule_chart[TRAX_METRIC__COUNT] = {
 #undef HISTOGRAM
 };
 
+static void add_ref(struct chart *ch, double v, int style, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add_ref(struct chart *ch, double v, int style, const char *fmt, ...)
+{
+	int i = ch->o.nrefs;
+	va_list ap;
+
+	if (i >= 6 || !isfinite(v))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ch->ref_label[i], sizeof(ch->ref_label[i]), fmt, ap);
+	va_end(ap);
+	ch->refs[i] = (struct trax_plot_ref){ v, ch->ref_label[i], style };
+	ch->o.refs = ch->refs;
+	ch->o.nrefs = i + 1;
+}
+
+/* Base units of a track's values: its unit's size (kHz: 1000 Hz), 1 without a known unit. */
+static double track_unit_scale(sqlite3 *db, const char *track, char *unit, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	double scale = 1;
+
+	snprintf(unit, len, "%s", "");
+	if (track && table_exists(db, "track") &&
+	    sqlite3_prepare_v2(db, "SELECT unit FROM track WHERE name = ? AND unit IS NOT NULL "
+			       "LIMIT 1", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, track, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			enum trax_dim dim;
+
+			snprintf(unit, len, "%s", (const char *)sqlite3_column_text(st, 0));
+			if (trax_unit_lookup((const char *)sqlite3_column_text(st, 0), &dim,
+					     &scale) < 0 || scale <= 0)
+				scale = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	return scale;
+}
+
+/*
+ * The lines a rule's chart shows on its value axis: the threshold (both bounds of a range),
+ * and after a comparison with a baseline the baseline's value and the regression bounds
+ * around it. Only where the chart's axis measures what the rule does: a counter statistic
+ * of the track's values (in the track's unit), wakeup latency on its CDF (ns), busy CPUs in %
+ * on the residency bars. Counter levels and thermal ranges are lines too: the value the
+ * rule's time is measured above, below or between.
+ */
+static void rule_refs(struct report *rp, const struct trax_result *r, struct chart *ch)
+{
+	const struct trax_rule *rule = r->rule;
+	const struct trax_threshold *t = &rule->expect;
+	enum trax_plot_kind kind = ch->o.kind;
+	double scale = 1, lv;
+	char a[64], b[64], unit[16];
+	int on_axis = 0;
+
+	if (kind == TRAX_PLOT_COUNTERS && rule->metric == TRAX_METRIC_COUNTER) {
+		scale = track_unit_scale(rp->db, rule->track, unit, sizeof(unit));
+		lv = rule->level_bare ? rule->level : rule->level / scale;
+		if (rule->stat == TRAX_STAT_TIME_ABOVE || rule->stat == TRAX_STAT_TIME_BELOW)
+			add_ref(ch, lv, TRAX_PLOT_REF_LIMIT, "level %g%s%s: time %s it %s", lv,
+				*unit ? " " : "", unit, rule->stat == TRAX_STAT_TIME_ABOVE ?
+				"above" : "below", t->text ? t->text : "");
+		else if (rule->stat != TRAX_STAT_COUNT && rule->stat != TRAX_STAT_SUM &&
+			 r->dim != TRAX_DIM_PERCENT)
+			on_axis = 1;
+	} else if (kind == TRAX_PLOT_COUNTERS && rule->metric == TRAX_METRIC_THERMAL_RESIDENCY) {
+		scale = track_unit_scale(rp->db, "thermal_temperature", unit, sizeof(unit));
+		for (int k = 0; k < 2; k++) {
+			lv = rule->range_bare[k] ? rule->range[k] : rule->range[k] / scale;
+			add_ref(ch, lv, TRAX_PLOT_REF_LIMIT, "range %s %g%s%s", k ? "top" : "bottom",
+				lv, *unit ? " " : "", unit);
+		}
+		scale = 1;
+	} else if (kind == TRAX_PLOT_CDF && rule->metric == TRAX_METRIC_WAKEUP_LATENCY &&
+		   r->dim == TRAX_DIM_TIME && rule->stat != TRAX_STAT_SUM) {
+		on_axis = 1;
+	} else if (kind == TRAX_PLOT_RESIDENCY && rule->metric == TRAX_METRIC_BUSY &&
+		   r->dim == TRAX_DIM_PERCENT) {
+		on_axis = 1;
+	}
+	if (!on_axis)
+		return;
+	if (t->op == TRAX_OP_RANGE) {
+		trax_format_value(t->a, r->dim, t->unit, a, sizeof(a));
+		trax_format_value(t->b, r->dim, t->unit, b, sizeof(b));
+		add_ref(ch, t->a / scale, TRAX_PLOT_REF_THRESHOLD, "threshold %s: from %s",
+			t->text ? t->text : "", a);
+		add_ref(ch, t->b / scale, TRAX_PLOT_REF_THRESHOLD, "threshold %s: to %s",
+			t->text ? t->text : "", b);
+	} else if (t->op != TRAX_OP_IN) {
+		add_ref(ch, t->a / scale, TRAX_PLOT_REF_THRESHOLD, "threshold %s",
+			t->text ? t->text : "");
+	}
+	if (r->base_has_value) {
+		const struct trax_tolerance *tol[2] = { &rule->max_increase, &rule->max_decrease };
+
+		trax_format_value(r->base_value, r->dim, t->unit, a, sizeof(a));
+		add_ref(ch, r->base_value / scale, TRAX_PLOT_REF_BASELINE, "baseline %s", a);
+		for (int k = 0; k < 2; k++) {
+			double d, v;
+
+			if (!tol[k]->set)
+				continue;
+			d = tol[k]->relative ? fabs(r->base_value) * tol[k]->amount / 100 :
+					       tol[k]->amount;
+			v = k ? r->base_value - d : r->base_value + d;
+			trax_format_value(v, r->dim, t->unit, b, sizeof(b));
+			add_ref(ch, v / scale, TRAX_PLOT_REF_LIMIT, "regression bound %s %s: %s",
+				k ? "-" : "+", tol[k]->text ? tol[k]->text : "", b);
+		}
+	}
+}
+
 static void rule_charts(struct report *rp, const struct trax_result *r, const char *caption)
 {
 	const struct trax_rule *rule = r->rule;
@@ -480,6 +600,7 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.ntracks = 1;
 		ch->o.start = s;
 		ch->o.end = e;
+		rule_refs(rp, r, ch);
 		return;
 	}
 	/* Scheduler metrics: the task's timeline over the rule's window (a little around it). */
@@ -523,6 +644,8 @@ static void rule_charts(struct report *rp, const struct trax_result *r, const ch
 		ch->o.start = s;
 		ch->o.end = e > s ? e : s + 1;
 	}
+	if (ch->o.kind != TRAX_PLOT_TIMELINE)
+		rule_refs(rp, r, ch);
 }
 
 static int build_verdicts(struct report *rp)
@@ -540,6 +663,17 @@ static int build_verdicts(struct report *rp)
 	ret = trax_check_db(o->rules, rp->db, o->trace_name ? o->trace_name :
 			    src ? src : rp->name, &rp->v, rp->err);
 	free(src);
+	if (!ret && o->baseline) {
+		struct trax_trace_id id = { 0 };
+
+		ret = trax_trace_id_read(rp->db, o->trace_name ? o->trace_name : rp->name, &id,
+					 rp->err);
+		id.first = 0;
+		id.n = rp->v.n;
+		if (!ret)
+			ret = trax_baseline_compare(o->baseline, o->rules, &id, 1, &rp->v, rp->err);
+		trax_trace_id_release(&id);
+	}
 	if (ret)
 		return ret;
 	add(rp, B_H2, "Rule verdicts")->anchor = xstrdup("verdicts");
@@ -547,6 +681,14 @@ static int build_verdicts(struct report *rp)
 	     "%d expected failures, %d unexpected passes, %d skipped, %d passed.",
 	     o->rules->path ? o->rules->path : "rules", o->rules->sha256, rp->v.n, rp->v.fail,
 	     rp->v.error, rp->v.warn, rp->v.xfail, rp->v.xpass, rp->v.skip, rp->v.pass);
+	if (rp->v.compared)
+		addf(rp, B_P, "Compared with the baseline %s: %d regressed (%d of them warnings), "
+		     "%d improved, %d the same, %d new, %d not comparable, %d missing.%s%s",
+		     rp->v.baseline_path ? rp->v.baseline_path : "", rp->v.regressed +
+		     rp->v.regressed_warn, rp->v.regressed_warn, rp->v.improved, rp->v.same,
+		     rp->v.added, rp->v.not_comparable, rp->v.nmissing,
+		     rp->v.baseline_note ? " Note: " : "",
+		     rp->v.baseline_note ? rp->v.baseline_note : "");
 	if (!rp->v.n)
 		return 0;
 	sorted = xmalloc(rp->v.n * sizeof(*sorted));
@@ -798,19 +940,33 @@ static int write_html(struct report *rp, struct strbuf *sb)
 			struct trax_error e = { 0 };
 			char prefix[32];
 
+			struct strbuf svg = STRBUF_INIT;
+
 			snprintf(prefix, sizeof(prefix), "c%d-", ++nfig);
-			strbuf_adds(sb, "<figure>\n");
-			ret = trax_plot_svg(rp->db, &b->ch->o, prefix, sb, &e);
+			ret = trax_plot_svg(rp->db, &b->ch->o, prefix, &svg, &e);
 			if (ret == -TRAX_E_EVAL) {
+				/* Nothing to draw: one line, no empty figure. */
 				strbuf_adds(sb, "<p class=\"note\">Not drawn: ");
+				strbuf_add_xml(sb, b->text);
+				strbuf_adds(sb, ": ");
 				strbuf_add_xml(sb, e.msg);
-				strbuf_adds(sb, "</p>");
+				strbuf_adds(sb, "</p>\n");
+				strbuf_release(&svg);
+				break;
 			} else if (ret) {
+				strbuf_release(&svg);
 				*rp->err = e;
 				return ret;
 			}
+			strbuf_adds(sb, "<figure>\n");
+			strbuf_add(sb, svg.buf, svg.len);
+			strbuf_release(&svg);
 			strbuf_adds(sb, "\n<figcaption>");
 			strbuf_add_xml(sb, b->text);
+			for (int k = 0; k < b->ch->o.nrefs; k++) {
+				strbuf_adds(sb, k ? "; " : ". Lines: ");
+				strbuf_add_xml(sb, b->ch->o.refs[k].label);
+			}
 			strbuf_adds(sb, "</figcaption>\n</figure>\n");
 			break;
 		}
@@ -826,10 +982,21 @@ static int write_html(struct report *rp, struct strbuf *sb)
 
 /* ---- PDF ---- */
 
+/*
+ * Text is wrapped by its measured width, never cut: at spaces, and a word wider than the
+ * column is broken between characters. A table that fits on a page is never split; a longer
+ * one is split with at least TABLE_MIN_ROWS rows on each side of every break and its header
+ * repeated. A chart with nothing to draw is one line under its section's heading, not a page.
+ */
+
 #define PW 842.0		/* A4 landscape, points */
 #define PH 595.0
 #define PM 36.0		/* margin */
-#define ROW_H 12.5
+#define ROW_H 12.5		/* a table row of one line */
+#define CELL_LINE 10.5		/* each further line of a cell */
+#define CELL_SIZE 8.5
+#define TABLE_MIN_ROWS 3
+#define CHART_SHARE 0.35	/* a chart shares a page whose text fills less than this */
 
 struct pdf {
 	cairo_t *cr;
@@ -837,6 +1004,14 @@ struct pdf {
 	double y;
 	int page, used;		/* used: something below the top on this page */
 	const char *title;
+};
+
+/* What a chart will be, decided before the page flow: drawn (rec) or why not (msg). */
+struct pdf_chart {
+	cairo_surface_t *rec;	/* drawn at a full page's size, or NULL */
+	double w, h, cap_h;
+	int failed;		/* nothing to draw: msg says why */
+	char msg[1100];
 };
 
 static void pdf_font(cairo_t *cr, double size, int bold)
@@ -854,32 +1029,102 @@ static double text_w(cairo_t *cr, const char *s)
 	return te.x_advance;
 }
 
-/* Show s at (x, baseline y) cut to width w with an ellipsis. */
-static void text_fit(cairo_t *cr, double x, double y, double w, const char *s, int right)
+static double text_wn(cairo_t *cr, const char *s, size_t n)
 {
-	char buf[1040], cut[1040];
-	double full;
-	size_t n;
+	char buf[1024];
 
-	snprintf(buf, sizeof(buf), "%.1000s", s ? s : "");
-	full = text_w(cr, buf);
-	if (full > w) {
-		/* Start from a proportional guess, then shorten at UTF-8 boundaries. */
-		n = (size_t)(strlen(buf) * (w / full)) + 1;
-		if (n > strlen(buf))
-			n = strlen(buf);
-		for (;;) {
-			while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
-				n--;
-			snprintf(cut, sizeof(cut), "%.*s...", (int)n, buf);
-			if (n == 0 || text_w(cr, cut) <= w)
-				break;
-			n--;
-		}
-		memcpy(buf, cut, strlen(cut) + 1);
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return text_w(cr, buf);
+}
+
+/* The bytes of the longest prefix of s[0..n) at a character boundary that fits in w (at
+ * least one character, so that every call makes progress). */
+static size_t fit_prefix(cairo_t *cr, const char *s, size_t n, double w)
+{
+	size_t k = 0, next;
+
+	while (k < n) {
+		next = k + 1;
+		while (next < n && ((unsigned char)s[next] & 0xc0) == 0x80)
+			next++;
+		if (k && text_wn(cr, s, next) > w)
+			break;
+		k = next;
 	}
-	cairo_move_to(cr, right ? x + w - text_w(cr, buf) : x, y);
-	cairo_show_text(cr, buf);
+	return k;
+}
+
+/*
+ * Break s into lines no wider than w in the current font, appended to out, each ending in
+ * '\n'. Breaks at spaces (and at a '\n' of s); a word wider than w is broken between
+ * characters. Returns the number of lines (at least 1).
+ */
+static int wrap_text(cairo_t *cr, const char *s, double w, struct strbuf *out)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p = s ? s : "";
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, " \n");
+
+		while (len) {
+			size_t had = line.len;
+
+			if (had)
+				strbuf_addch(&line, ' ');
+			strbuf_add(&line, p, len);
+			if (text_w(cr, line.buf) <= w) {
+				len = 0;
+				break;
+			}
+			line.len = had;
+			line.buf[had] = 0;
+			if (had) {	/* the word starts the next line */
+				strbuf_add(out, line.buf, line.len);
+				strbuf_addch(out, '\n');
+				n++;
+				strbuf_reset(&line);
+				continue;
+			}
+			/* Alone and too wide: as much as fits, the rest on the next lines. */
+			{
+				size_t k = fit_prefix(cr, p, len, w);
+
+				strbuf_add(out, p, k);
+				strbuf_addch(out, '\n');
+				n++;
+				p += k;
+				len -= k;
+			}
+		}
+		p += strcspn(p, " \n");
+		if (*p == '\n' || !*p) {
+			if (line.len || !n || *p == '\n') {
+				strbuf_add(out, line.buf, line.len);
+				strbuf_addch(out, '\n');
+				n++;
+			}
+			strbuf_reset(&line);
+			if (!*p)
+				break;
+		}
+		p++;
+	}
+	strbuf_release(&line);
+	return n;
+}
+
+static int wrap_count(cairo_t *cr, const char *s, double w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = wrap_text(cr, s, w, &sb);
+
+	strbuf_release(&sb);
+	return n;
 }
 
 static void pdf_footer(struct pdf *p)
@@ -926,41 +1171,28 @@ static void pdf_line(struct pdf *p, const char *s, double size, int note, int la
 	p->y += size + 4;
 }
 
-/* A paragraph wrapped on spaces. */
+/* The height a paragraph takes. */
+static double para_h(struct pdf *p, const char *s, double size, int bold, int note)
+{
+	pdf_font(p->cr, size, bold);
+	return wrap_count(p->cr, s, PW - 2 * PM - (note ? 12 : 0)) * (size + 4) + 4;
+}
+
+/* A paragraph, wrapped. */
 static void pdf_para(struct pdf *p, const char *s, double size, int bold, int note)
 {
-	struct strbuf line = STRBUF_INIT, trial = STRBUF_INIT;
-	const char *w = s;
-	double maxw = PW - 2 * PM - (note ? 12 : 0);
+	struct strbuf lines = STRBUF_INIT;
+	char *l, *nl;
 
 	pdf_font(p->cr, size, bold);
-	while (*w) {
-		const char *e = strchr(w, ' ');
-		size_t n = e ? (size_t)(e - w) : strlen(w);
-
-		strbuf_reset(&trial);
-		strbuf_add(&trial, line.buf, line.len);
-		if (line.len)
-			strbuf_addch(&trial, ' ');
-		strbuf_add(&trial, w, n);
-		if (line.len && text_w(p->cr, trial.buf) > maxw) {
-			pdf_line(p, line.buf, size, note, 0);
-			strbuf_reset(&line);
-			strbuf_add(&line, w, n);
-		} else {
-			strbuf_reset(&line);
-			strbuf_add(&line, trial.buf, trial.len);
-		}
-		w += n;
-		while (*w == ' ')
-			w++;
+	wrap_text(p->cr, s, PW - 2 * PM - (note ? 12 : 0), &lines);
+	for (l = lines.buf; (nl = strchr(l, '\n')); l = nl + 1) {
+		*nl = 0;
+		pdf_line(p, l, size, note, !strchr(nl + 1, '\n'));
 	}
-	if (line.len)
-		pdf_line(p, line.buf, size, note, 1);
 	p->y += 4;
 	p->used = 1;
-	strbuf_release(&line);
-	strbuf_release(&trial);
+	strbuf_release(&lines);
 }
 
 static void status_rgb(const char *v, double rgb[3])
@@ -981,128 +1213,292 @@ static void status_rgb(const char *v, double rgb[3])
 		}
 }
 
-static void pdf_row(struct pdf *p, const struct table *t, char *const *cells, const double *w,
+static int cell_bold(const struct table *t, int c, int head)
+{
+	return head || (!t->head[0] && c == 0) || c == t->status_col;
+}
+
+/* A row's height: its tallest cell, wrapped to its column. */
+static double row_h(cairo_t *cr, const struct table *t, char *const *cells, const double *w,
 		    int head)
 {
+	int lines = 1;
+
+	for (int c = 0; c < t->ncols; c++) {
+		int n;
+
+		pdf_font(cr, CELL_SIZE, cell_bold(t, c, head));
+		n = wrap_count(cr, cells[c], w[c] - 8);
+		lines = n > lines ? n : lines;
+	}
+	return ROW_H + (lines - 1) * CELL_LINE;
+}
+
+static void pdf_row(struct pdf *p, const struct table *t, char *const *cells, const double *w,
+		    double h, int head)
+{
 	cairo_t *cr = p->cr;
+	struct strbuf lines = STRBUF_INIT;
 	double x = PM;
 
 	if (head) {
 		cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
-		cairo_rectangle(cr, PM, p->y, w[t->ncols], ROW_H);
+		cairo_rectangle(cr, PM, p->y, w[t->ncols], h);
 		cairo_fill(cr);
 	}
 	for (int c = 0; c < t->ncols; c++) {
-		int bold = head || (!t->head[0] && c == 0);
+		int right = !head && ((t->right >> c) & 1), k = 0;
+		char *l, *nl;
 
 		if (!head && c == t->status_col) {
 			double rgb[3];
 
 			status_rgb(cells[c], rgb);
 			cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-			cairo_rectangle(cr, x, p->y + 1, w[c] - 2, ROW_H - 2);
+			cairo_rectangle(cr, x, p->y + 1, w[c] - 2, h - 2);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 1, 1, 1);
-			bold = 1;
 		} else {
 			cairo_set_source_rgb(cr, 0.13, 0.13, 0.13);
 		}
-		pdf_font(cr, 8.5, bold);
-		text_fit(cr, x + 3, p->y + ROW_H - 3.5, w[c] - 8, cells[c],
-			 !head && ((t->right >> c) & 1));
+		pdf_font(cr, CELL_SIZE, cell_bold(t, c, head));
+		strbuf_reset(&lines);
+		wrap_text(cr, cells[c], w[c] - 8, &lines);
+		for (l = lines.buf; (nl = strchr(l, '\n')); l = nl + 1, k++) {
+			*nl = 0;
+			cairo_move_to(cr, right ? x + w[c] - 5 - text_w(cr, l) : x + 3,
+				      p->y + ROW_H - 3.5 + k * CELL_LINE);
+			cairo_show_text(cr, l);
+		}
 		x += w[c];
 	}
 	cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
 	cairo_set_line_width(cr, 0.5);
-	cairo_move_to(cr, PM, p->y + ROW_H);
-	cairo_line_to(cr, PM + w[t->ncols], p->y + ROW_H);
+	cairo_move_to(cr, PM, p->y + h);
+	cairo_line_to(cr, PM + w[t->ncols], p->y + h);
 	cairo_stroke(cr);
-	p->y += ROW_H;
+	p->y += h;
+	strbuf_release(&lines);
+}
+
+/*
+ * Column widths: each column its widest cell when they all fit; else the narrow columns keep
+ * theirs and the wide ones share what is left equally (their text wraps).
+ */
+static void col_widths(cairo_t *cr, const struct table *t, double avail, double *w)
+{
+	double nat[8], total = 0, left = avail;
+	int fixed[8] = { 0 }, nfree = t->ncols, changed = 1;
+
+	for (int c = 0; c < t->ncols; c++) {
+		pdf_font(cr, CELL_SIZE, 1);
+		nat[c] = text_w(cr, t->head[c] ? t->head[c] : "") + 12;
+		pdf_font(cr, CELL_SIZE, cell_bold(t, c, 0));
+		for (int r = 0; r < t->nrows; r++) {
+			double x = text_w(cr, t->cells[(size_t)r * t->ncols + c]) + 12;
+
+			nat[c] = x > nat[c] ? x : nat[c];
+		}
+		total += nat[c];
+	}
+	if (total <= avail) {
+		memcpy(w, nat, t->ncols * sizeof(double));
+		w[t->ncols] = total;
+		return;
+	}
+	while (changed && nfree) {
+		changed = 0;
+		for (int c = 0; c < t->ncols; c++)
+			if (!fixed[c] && nat[c] <= left / nfree) {
+				fixed[c] = 1;
+				w[c] = nat[c];
+				left -= nat[c];
+				nfree--;
+				changed = 1;
+			}
+	}
+	for (int c = 0; c < t->ncols; c++)
+		if (!fixed[c])
+			w[c] = left / nfree;
+	w[t->ncols] = avail;
+}
+
+/*
+ * Where a table's pages start: starts[0] = 0, starts[k] the first row on its (k+1)th part.
+ * first_avail: room left on this page for rows; page_avail: on a new page; *new_first set
+ * when even the first part goes to a new page. Returns the number of parts.
+ */
+static int table_breaks(const double *h, int n, double first_avail, double page_avail,
+			int *new_first, int *starts)
+{
+	int nparts = 0, r = 0, k;
+	double used, total = 0;
+
+	for (int i = 0; i < n; i++)
+		total += h[i];
+	*new_first = 0;
+	if (total <= first_avail) {
+		starts[0] = 0;
+		return 1;
+	}
+	if (total <= page_avail) {	/* whole, on the next page */
+		*new_first = 1;
+		starts[0] = 0;
+		return 1;
+	}
+	for (k = 0, used = 0; k < n && used + h[k] <= first_avail; k++)
+		used += h[k];
+	if (k < TABLE_MIN_ROWS)
+		*new_first = 1;
+	while (r < n) {
+		double room = nparts == 0 && !*new_first ? first_avail : page_avail;
+
+		starts[nparts++] = r;
+		used = 0;
+		k = r;
+		while (k < n && (used + h[k] <= room || k == r)) {
+			used += h[k];
+			k++;
+		}
+		r = k;
+	}
+	/* The last part takes rows from the one before so that neither is left short. */
+	if (nparts > 1) {
+		int last = n - starts[nparts - 1];
+		int prev = starts[nparts - 1] - starts[nparts - 2];
+		int move = TABLE_MIN_ROWS - last;
+
+		if (move > 0 && prev - move >= TABLE_MIN_ROWS)
+			starts[nparts - 1] -= move;
+	}
+	return nparts;
 }
 
 static void pdf_table(struct pdf *p, const struct blk *b)
 {
 	const struct table *t = b->t;
 	cairo_t *cr = p->cr;
-	double w[9] = { 0 }, total = 0, avail = PW - 2 * PM;
+	double w[9] = { 0 }, head_h = 0, cap_h = 0, *h;
 	char *head[8];
+	int *starts, nparts, new_first;
 
-	/* Column widths: the widest cell (capped), then scaled down to the page. */
-	for (int c = 0; c < t->ncols; c++) {
-		pdf_font(cr, 8.5, 1);
+	col_widths(cr, t, PW - 2 * PM, w);
+	for (int c = 0; c < t->ncols; c++)
 		head[c] = (char *)(t->head[c] ? t->head[c] : "");
-		w[c] = text_w(cr, head[c]) + 12;
-		pdf_font(cr, 8.5, !t->head[0] && c == 0);
-		for (int r = 0; r < t->nrows; r++) {
-			double x = text_w(cr, t->cells[(size_t)r * t->ncols + c]) + 12;
-
-			if (x > w[c])
-				w[c] = x < 420 ? x : 420;
-		}
-		total += w[c];
-	}
-	if (total > avail)
-		for (int c = 0; c < t->ncols; c++)
-			w[c] *= avail / total;
-	w[t->ncols] = total > avail ? avail : total;
-	if (b->text && *b->text) {
-		pdf_need(p, 14 + 2 * ROW_H);
+	if (t->head[0])
+		head_h = row_h(cr, t, head, w, 1);
+	if (b->text && *b->text)
+		cap_h = 15;
+	h = xmalloc((t->nrows + 1) * sizeof(*h));
+	starts = xmalloc((t->nrows + 1) * sizeof(*starts));
+	for (int r = 0; r < t->nrows; r++)
+		h[r] = row_h(cr, t, t->cells + (size_t)r * t->ncols, w, 0);
+	nparts = table_breaks(h, t->nrows, PH - PM - p->y - cap_h - head_h,
+			      PH - 2 * PM - cap_h - head_h, &new_first, starts);
+	if (new_first && p->used)
+		pdf_newpage(p);
+	if (cap_h) {
 		pdf_font(cr, 10, 1);
 		cairo_set_source_rgb(cr, 0.13, 0.13, 0.13);
 		cairo_move_to(cr, PM, p->y + 10);
 		cairo_show_text(cr, b->text);
-		p->y += 15;
+		p->y += cap_h;
 	}
-	pdf_need(p, 2 * ROW_H);
-	if (t->head[0])
-		pdf_row(p, t, head, w, 1);
-	for (int r = 0; r < t->nrows; r++) {
-		if (p->y + ROW_H > PH - PM) {
+	for (int k = 0; k < nparts; k++) {
+		int end = k + 1 < nparts ? starts[k + 1] : t->nrows;
+
+		if (k)
 			pdf_newpage(p);
-			if (t->head[0])
-				pdf_row(p, t, head, w, 1);
-		}
-		pdf_row(p, t, t->cells + (size_t)r * t->ncols, w, 0);
+		if (t->head[0])
+			pdf_row(p, t, head, w, head_h, 1);
+		for (int r = starts[k]; r < end; r++)
+			pdf_row(p, t, t->cells + (size_t)r * t->ncols, w, h[r], 0);
 	}
+	free(h);
+	free(starts);
 	p->y += 10;
 	p->used = 1;
 }
 
-static int pdf_chart(struct pdf *p, struct report *rp, const struct blk *b)
+/* Draw a chart into a recording surface of the size a page gives it, to learn before the page
+ * flow whether it has anything to draw. */
+static int pdf_chart_prepare(struct pdf *p, struct report *rp, const struct blk *b,
+			     struct pdf_chart *pc)
 {
 	struct trax_plot_opts o = b->ch->o;
 	struct trax_error e = { 0 };
-	double h;
+	cairo_rectangle_t ext;
+	cairo_t *cr;
 	int ret;
 
-	/* One chart per page; a heading just above stays with it. */
-	if (p->used)
+	pc->cap_h = para_h(p, b->text, 9, 0, 0);
+	pc->w = (int)(PW - 2 * PM);
+	pc->h = (int)(PH - 2 * PM - 14 - pc->cap_h);
+	ext = (cairo_rectangle_t){ 0, 0, pc->w, pc->h };
+	pc->rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
+	cr = cairo_create(pc->rec);
+	o.width = (int)pc->w;
+	o.height = (int)pc->h;
+	ret = trax_plot_draw(rp->db, &o, cr, NULL, &e);
+	cairo_destroy(cr);
+	if (ret == -TRAX_E_EVAL) {
+		pc->failed = 1;
+		snprintf(pc->msg, sizeof(pc->msg), "Not drawn: %s: %s", b->text, e.msg);
+		cairo_surface_destroy(pc->rec);
+		pc->rec = NULL;
+		return 0;
+	}
+	if (ret)
+		*rp->err = e;
+	return ret;
+}
+
+static int pdf_chart(struct pdf *p, struct report *rp, const struct blk *b, struct pdf_chart *pc)
+{
+	double full = PH - 2 * PM;
+
+	if (pc->failed)
+		return 0;	/* said under the section's heading */
+	/* A page holding only a heading and a few lines keeps them above the chart. */
+	if (p->used && (p->y - PM > CHART_SHARE * full || PH - PM - p->y - 14 - pc->cap_h < 150))
 		pdf_newpage(p);
 	pdf_para(p, b->text, 9, 0, 0);
-	h = PH - PM - 14 - p->y;
-	o.width = (int)(PW - 2 * PM);
-	o.height = (int)h;
-	cairo_save(p->cr);
-	cairo_translate(p->cr, PM, p->y);
-	ret = trax_plot_draw(rp->db, &o, p->cr, NULL, &e);
-	cairo_restore(p->cr);
-	if (ret == -TRAX_E_EVAL) {
-		char msg[1100];
+	if (p->y == PM + pc->cap_h) {
+		cairo_set_source_surface(p->cr, pc->rec, PM, p->y);
+		cairo_paint(p->cr);
+	} else {
+		struct trax_plot_opts o = b->ch->o;
+		struct trax_error e = { 0 };
+		int ret;
 
-		snprintf(msg, sizeof(msg), "Not drawn: %s", e.msg);
-		pdf_para(p, msg, 9.5, 0, 1);
-	} else if (ret) {
-		*rp->err = e;
-		return ret;
+		o.width = (int)(PW - 2 * PM);
+		o.height = (int)(PH - PM - 14 - p->y);
+		cairo_save(p->cr);
+		cairo_translate(p->cr, PM, p->y);
+		ret = trax_plot_draw(rp->db, &o, p->cr, NULL, &e);
+		cairo_restore(p->cr);
+		if (ret) {
+			*rp->err = e;
+			return ret;
+		}
 	}
 	p->used = 1;
 	p->y = PH;	/* the page is full */
 	return 0;
 }
 
+/* Under a heading: one line for each chart of its section that has nothing to draw. */
+static void pdf_not_drawn(struct pdf *p, struct report *rp, int i, struct pdf_chart *pcs)
+{
+	for (int k = i + 1; k < rp->n && rp->b[k].kind == B_CHART; k++)
+		if (pcs[k].failed)
+			pdf_para(p, pcs[k].msg, 9, 0, 1);
+}
+
 static int write_pdf(struct report *rp, cairo_surface_t *s)
 {
 	struct pdf p = { .s = s, .y = PM, .page = 1, .title = rp->title };
+	struct pdf_chart *pcs = xcalloc(rp->n + 1, sizeof(*pcs));
 	int ret = 0;
 
 	p.cr = cairo_create(s);
@@ -1114,6 +1510,9 @@ static int write_pdf(struct report *rp, cairo_surface_t *s)
 		cairo_set_font_options(p.cr, fo);
 		cairo_font_options_destroy(fo);
 	}
+	for (int i = 0; i < rp->n && !ret; i++)
+		if (rp->b[i].kind == B_CHART)
+			ret = pdf_chart_prepare(&p, rp, &rp->b[i], &pcs[i]);
 	for (int i = 0; i < rp->n && !ret; i++) {
 		const struct blk *b = &rp->b[i];
 
@@ -1126,14 +1525,16 @@ static int write_pdf(struct report *rp, cairo_surface_t *s)
 				pdf_newpage(&p);
 			p.y += 4;
 			pdf_para(&p, b->text, 14, 1, 0);
-			p.used = i <= 2;	/* a section heading alone keeps the page open */
+			pdf_not_drawn(&p, rp, i, pcs);
+			p.used = i <= 2 || p.y > PM + 40;	/* a heading alone keeps the page open */
 			break;
 		case B_H3:
 			/* Only charts follow these headings: start their page. */
 			if (p.used)
 				pdf_newpage(&p);
 			pdf_para(&p, b->text, 11, 1, 0);
-			p.used = 0;
+			pdf_not_drawn(&p, rp, i, pcs);
+			p.used = p.y > PM + 30;
 			break;
 		case B_P:
 			pdf_para(&p, b->text, 9.5, 0, 0);
@@ -1145,7 +1546,11 @@ static int write_pdf(struct report *rp, cairo_surface_t *s)
 			pdf_table(&p, b);
 			break;
 		case B_CHART:
-			ret = pdf_chart(&p, rp, b);
+			if (pcs[i].failed && (i == 0 || (rp->b[i - 1].kind != B_CHART &&
+							 rp->b[i - 1].kind != B_H2 &&
+							 rp->b[i - 1].kind != B_H3)))
+				pdf_para(&p, pcs[i].msg, 9, 0, 1);	/* no heading to say it */
+			ret = pdf_chart(&p, rp, b, &pcs[i]);
 			break;
 		case B_TIMELINE:	/* HTML only */
 			break;
@@ -1158,6 +1563,10 @@ static int write_pdf(struct report *rp, cairo_surface_t *s)
 			ret = trax_error_set(rp->err, TRAX_E_IO, "PDF: %s",
 					     cairo_status_to_string(cairo_status(p.cr)));
 	}
+	for (int i = 0; i < rp->n; i++)
+		if (pcs[i].rec)
+			cairo_surface_destroy(pcs[i].rec);
+	free(pcs);
 	cairo_destroy(p.cr);
 	return ret;
 }

@@ -5,6 +5,8 @@
 #include <sqlite3.h>
 
 #include "rules/rules.h"
+
+struct trax_baseline;
 #include "util/error.h"
 
 enum trax_report_format {
@@ -19,6 +21,8 @@ struct trax_report_opts {
 					 * non-passing rule with the charts that explain it */
 	const char *trace_name;		/* how results name the trace (NULL: the db's source) */
 	int max_rule_charts;		/* rules given charts (0: 12) */
+	const struct trax_baseline *baseline;	/* with rules: compare with this stored run
+						 * (trax check --baseline); NULL: none */
 };
 
 /* The format named by a path's extension (.html, .htm, .pdf, any case): 0, or -1 when none. */

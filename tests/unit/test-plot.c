@@ -110,6 +110,16 @@ static uint32_t rank_px(int r)
 	return trax_plot_palette_colour(r);
 }
 
+/* The colour of a counter track's line: the stable colour of its label. */
+static uint32_t comm_px(const char *comm)
+{
+	double rgb[3];
+
+	trax_plot_comm_colour(comm, rgb);
+	return (uint32_t)(rgb[0] * 255 + 0.5) << 16 | (uint32_t)(rgb[1] * 255 + 0.5) << 8 |
+	       (uint32_t)(rgb[2] * 255 + 0.5);
+}
+
 /* Pixels of column x in a lane, counted from the lane's bottom, of colour want; every pixel
  * above them must be the idle background (else returns -1). */
 static int coloured_height(const struct img *im, const struct trax_plot_lane *l, int x,
@@ -1065,6 +1075,170 @@ static void test_palette_juno(void **state)
 	sqlite3_close(db);
 }
 
+/* The row (or column) where a colour runs longest across the plot area: a reference line. */
+static int longest_run(const struct img *im, int vertical, int from, int to, int a0, int a1,
+		       uint32_t want)
+{
+	int best = -1, bestn = 0;
+
+	for (int k = from; k < to; k++) {
+		int n = 0;
+
+		for (int a = a0; a < a1; a++)
+			n += (vertical ? px(im, k, a) : px(im, a, k)) == want;
+		if (n > bestn) {
+			bestn = n;
+			best = k;
+		}
+	}
+	return best;
+}
+
+#define REF_RED 0xd62728u
+
+static int cdist(uint32_t a, uint32_t b)
+{
+	int d = 0;
+
+	for (int sh = 0; sh < 24; sh += 8) {
+		int x = (int)((a >> sh) & 0xff) - (int)((b >> sh) & 0xff);
+
+		d += x * x;
+	}
+	return d;
+}
+
+/* Which of the lane background (0), a line colour (1) or other (2) a pixel is nearest. */
+static int nearest(uint32_t p, uint32_t line, uint32_t other)
+{
+	int b = cdist(p, LANE_BG), l = cdist(p, line), o = cdist(p, other);
+
+	return l < b && l < o ? 1 : o < b ? 2 : 0;
+}
+#define REF_BLUE 0x1f77b4u
+
+/*
+ * Reference lines: on residency bars, a 50 % threshold halfway up the axis (alpha fills CPU 0:
+ * the axis runs 0 .. 100 %) and a 25 % baseline at the top of beta's bar; a 150 % line lies
+ * beyond the axis (capped at 100 %) and is marked at its edge. On counters, a line at 750000 kHz
+ * sits midway between the two steps (500000, 1000000); one at 1500000 widens the lane's range,
+ * so the 1000000 step moves to the middle. On a linear CDF of 1, 2 and 3 us, a line at 2 us is
+ * midway between lines at 1 and 3 us.
+ */
+static void test_ref_lines(void **state)
+{
+	struct trax_plot_ref res_refs[] = {
+		{ 50, "threshold >= 50 %", TRAX_PLOT_REF_THRESHOLD },
+		{ 25, "baseline 25 %", TRAX_PLOT_REF_BASELINE },
+		{ 150, "far", TRAX_PLOT_REF_LIMIT },
+	};
+	struct trax_plot_ref cnt_refs[] = { { 750000, "threshold 750 MHz", 0 } };
+	struct trax_plot_ref wide_refs[] = { { 1500000, "threshold 1.5 GHz", 0 } };
+	struct trax_plot_ref cdf_refs[] = { { 1000, "a", 0 }, { 2000, "b", 1 }, { 3000, "c", 2 } };
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	sqlite3 *db = canned(NULL);
+	double want;
+	int row, left, right, x;
+
+	(void)state;
+	slice(db, 0, 2, 10, 1000000, 1000000);
+	slice(db, 1, 3, 11, 1000000, 250000);
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_RESIDENCY;
+	o.width = 800;
+	o.height = 400;
+	o.refs = res_refs;
+	o.nrefs = 3;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.nrefs, 3);
+	want = info.y + info.h * 0.5;
+	assert_true(info.refs[0].ref == 0 && !info.refs[0].vertical && info.refs[0].inside);
+	assert_true(info.refs[0].pos >= want - 1 && info.refs[0].pos <= want + 1);
+	want = info.y + info.h * 0.75;
+	assert_true(info.refs[1].inside && info.refs[1].pos >= want - 1 &&
+		    info.refs[1].pos <= want + 1);
+	assert_false(info.refs[2].inside);
+	assert_true(info.refs[2].pos >= info.y - 1 && info.refs[2].pos <= info.y + 1);
+	/* The red line is drawn where info says: the longest red row of the plot area. */
+	row = longest_run(&im, 0, (int)info.y, (int)(info.y + info.h), (int)info.x,
+			  (int)(info.x + info.w), REF_RED);
+	assert_int_equal(row, (int)info.refs[0].pos);
+	row = longest_run(&im, 0, (int)info.y, (int)(info.y + info.h), (int)info.x,
+			  (int)(info.x + info.w), REF_BLUE);
+	assert_true(abs(row - (int)info.refs[1].pos) <= 1);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+
+	/* Counters: rows of the step line at 1/4 and 3/4 of the lane's width. */
+	db = canned(FREQ_TRACK);
+	for (int wide = 0; wide < 2; wide++) {
+		const struct trax_plot_lane *ln;
+		uint32_t line;
+		char name[128];
+		int yl = -1, yr = -1;
+
+		trax_plot_opts_init(&o);
+		o.kind = TRAX_PLOT_COUNTERS;
+		o.width = 800;
+		o.height = 300;
+		o.refs = wide ? wide_refs : cnt_refs;
+		o.nrefs = 1;
+		assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+		assert_int_equal(info.nrefs, 1);
+		assert_int_equal(info.refs[0].lane, 0);
+		/* the line's colour is its track's: the first lane's name */
+		assert_non_null(info.names);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(info.names, "\n"), info.names);
+		line = comm_px(name);
+		ln = &info.lanes[0];
+		left = (int)(ln->x + ln->w / 4);
+		right = (int)(ln->x + ln->w * 3 / 4);
+		for (int y = (int)ln->y + 1; y < (int)(ln->y + ln->h); y++) {
+			if (yl < 0 && nearest(px(&im, left, y), line, REF_RED) == 1)
+				yl = y;
+			if (yr < 0 && nearest(px(&im, right, y), line, REF_RED) == 1)
+				yr = y;
+		}
+		assert_true(yl > 0 && yr > 0 && yl > yr);
+		row = (int)info.refs[0].pos;
+		if (!wide)
+			assert_true(abs(2 * row - (yl + yr)) <= 3);
+		else
+			assert_true(abs(2 * yr - (yl + row)) <= 3);
+		assert_int_equal(px(&im, (int)(ln->x + 3), row), REF_RED);
+		cairo_surface_destroy(im.s);
+		trax_plot_info_release(&info);
+	}
+	sqlite3_close(db);
+
+	/* A linear CDF: vertical lines. */
+	db = canned(NULL);
+	slice(db, 0, 2, 10, 1000000, 1000);
+	slice(db, 0, 3, 11, 1100000, 2000);
+	slice(db, 1, 3, 11, 1200000, 3000);
+	trax_plot_opts_init(&o);
+	o.kind = TRAX_PLOT_CDF;
+	o.width = 700;
+	o.height = 300;
+	o.refs = cdf_refs;
+	o.nrefs = 3;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.nrefs, 3);
+	for (int i = 0; i < 3; i++)
+		assert_true(info.refs[i].vertical && info.refs[i].inside);
+	assert_true(fabs(2 * info.refs[1].pos - info.refs[0].pos - info.refs[2].pos) <= 2);
+	assert_true(info.refs[0].pos < info.refs[1].pos);
+	x = (int)info.refs[0].pos;
+	assert_int_equal(px(&im, x, (int)(info.y + info.h / 2)), REF_RED);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1084,6 +1258,7 @@ int main(void)
 		cmocka_unit_test(test_palette_distance),
 		cmocka_unit_test(test_palette_ranks),
 		cmocka_unit_test(test_palette_juno),
+		cmocka_unit_test(test_ref_lines),
 	};
 
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
