@@ -703,8 +703,7 @@ void ch_refs(struct chart *c, int vertical, double x, double y, double w, double
 		cairo_rectangle(cr, b.x, b.y, b.w, b.h);
 		cairo_fill(cr);
 		ch_hex(cr, ref_style[st].rgb);
-		cairo_move_to(cr, b.x + 2, b.y + 1 + fe.ascent);
-		cairo_show_text(cr, label);
+		ch_text(cr, b.x + 2, b.y + 1, 0, 2, label);	/* text in SVG, not glyphs */
 		if (c->info) {
 			struct trax_plot_info *in = c->info;
 

@@ -79,12 +79,18 @@ is "$split_seen" 1 "a long table was split over pages (so the rows-per-page chec
 # moves whole to page 2.
 bp=$(for i in $(seq 1 "$(pages "$TMP/r12.pdf")"); do
 	page_text "$TMP/r12.pdf" "$i" | grep -q '^Busiest tasks' && echo "$i"; done)
-is "$(page_text "$TMP/r12.pdf" "${bp:-1}" | grep -cE '^[0-9]+ [^ ]+ [0-9.]+ (s|ms|us|µs) ')" 10 \
+is "$(page_text "$TMP/r12.pdf" "${bp:-1}" | grep -cE '^[0-9]+ [^ ]+( → [^ ]+)* [0-9.]+ (s|ms|us|µs) ')" 10 \
 	"the busiest-tasks table is whole on the page of its caption (page ${bp:-?})"
 
 pdf=$TMP/r44.pdf
 raw=$(pdftotext -raw "$pdf" - | tr '\n' ' ' | tr -s ' ')
-is "$(grep -c '…' <(pdftotext "$pdf" -))" 0 "no ellipsis anywhere in the PDF"
+# The one thing cut with "…" is a trace marker's label on a timeline (room between ticks):
+# every line with one is the start of a print event's text in the trace.
+cut=0
+while IFS= read -r l; do
+	grep -F 'print:' "$juno" | grep -qF -- "${l%%…*}" || { cut=$((cut + 1)); echo "# cut: $l"; }
+done < <(pdftotext "$pdf" - | grep '…')
+is "$cut" 0 "no ellipsis in the PDF but in timeline marker labels"
 n=$(grep -oF "$reason" <<<"$raw" | wc -l)
 is "$n" 44 "the 44 long reasons are there in full, each word in order"
 # The long id is broken between characters: its pieces end and start lines; joined, it is whole.
