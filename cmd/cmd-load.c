@@ -105,8 +105,8 @@ int cmd_load(int argc, char **argv)
 	       (unsigned long long)st.derived_rows, st.total_s);
 	if (stats) {
 		printf("  decode+insert (streaming pass) %.3f s\n", st.decode_s);
-		printf("    writer: event rows %.3f s, derived rows %.3f s; decoder waited %.3f s\n",
-		       st.event_insert_s, st.derived_s, st.wait_s);
+		printf("    writer: event rows %.3f s, derived rows %.3f s; decoder waited %.3f s, "
+		       "writer %.3f s\n", st.event_insert_s, st.derived_s, st.wait_s, st.idle_s);
 		printf("  indexes                        %.3f s\n", st.index_s);
 	}
 	free(def);

@@ -287,8 +287,13 @@ static void *writer_main(void *arg)
 		struct chunk *c;
 
 		pthread_mutex_lock(&w->lock);
-		while (!w->head && !w->done)
-			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->head && !w->done) {
+			double t0 = trax_now_s();
+
+			while (!w->head && !w->done)
+				pthread_cond_wait(&w->cond, &w->lock);
+			w->stats.idle_s += trax_now_s() - t0;
+		}
 		c = w->head;
 		if (c) {
 			w->head = c->next;

@@ -24,6 +24,8 @@ struct dbw_stats {
 	uint64_t steps[DBW_CAT__N];	/* statements run (a statement inserts up to 32 rows) */
 	double busy_s[DBW_CAT__N];	/* writer time spent in sqlite3_step per category */
 	double wait_s;			/* decoder time blocked on a full queue */
+	double idle_s;			/* writer time waiting for rows (an empty queue), from
+					 * its start to the last chunk */
 };
 
 /* Start a writer on db (the caller keeps ownership of db). Returns NULL on allocation failure. */

@@ -694,6 +694,7 @@ static int ld_finish_stream(struct loader *L, struct trax_load_stats *st)
 		st->event_insert_s = ws.busy_s[DBW_CAT_EVENT];
 		st->derived_s = ws.busy_s[DBW_CAT_DERIVED];
 		st->wait_s = ws.wait_s;
+		st->idle_s = ws.idle_s;
 	}
 	return ret;
 }

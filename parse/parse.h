@@ -43,6 +43,7 @@ struct trax_load_stats {
 	double index_s;		/* creating indexes */
 	double total_s;
 	double wait_s;		/* decoder time blocked on the writer */
+	double idle_s;		/* writer time waiting for the decoder's rows */
 };
 
 /*
