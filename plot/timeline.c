@@ -347,25 +347,37 @@ static void draw_legend(struct tl *t, double x, double y, double w)
 {
 	struct chart *c = t->c;
 	cairo_t *cr = c->cr;
-	int n = 0, *order = malloc((t->nids + 1) * sizeof(int)), row = 0, shown = 0;
+	int n = 0, *order = malloc((t->nids + 1) * sizeof(int)), row = 0, shown = 0, grey = 0;
 	double cx = x;
 	char buf[160];
 
 	if (!order)
 		return;
-	for (int i = 0; i < t->nids; i++)
-		if (t->id_ns[i] > 0)
+	/* the threads with a colour of their own, busiest first; the grey ones are one entry */
+	for (int i = 0; i < t->nids; i++) {
+		const struct ident *e = &t->ids[i];
+
+		if (t->id_ns[i] <= 0)
+			continue;
+		if (ch_task_rank(c, ch_comm_name(&c->th, e->names[e->n - 1])) < 0)
+			grey++;
+		else
 			order[n++] = i;
+	}
 	qsort_r(order, n, sizeof(int), cmp_comm_ns, t->id_ns);
 	ch_font(cr, CH_SMALL_SIZE, 0);
-	for (int i = 0; i <= n; i++) {
+	for (int i = 0; i <= n + 1; i++) {
 		double rgb[3], iw;
 		int comm = i < n ? order[i] : GREY_COMM;
 
-		if (i == n && !c->th.any_filter)
+		if (i == n && !grey)
+			continue;
+		if (i == n + 1 && !c->th.any_filter)
 			break;
 		if (i < n)
 			ident_label(t, comm, buf, sizeof(buf));
+		else if (i == n)
+			snprintf(buf, sizeof(buf), "%d other thread%s", grey, grey == 1 ? "" : "s");
 		else
 			snprintf(buf, sizeof(buf), "tasks not selected");
 		iw = 14 + ch_text_width(cr, buf) + 12;

@@ -1239,6 +1239,42 @@ static void test_ref_lines(void **state)
 	sqlite3_close(db);
 }
 
+/*
+ * The timeline's legend: the twelve threads with a palette colour are an entry each; the 13th
+ * and 14th busiest (t12, t13: grey by rank, counted by hand) are one grey entry.
+ */
+static void test_legend_greys(void **state)
+{
+	struct strbuf sql = STRBUF_INIT;
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	sqlite3 *db;
+
+	(void)state;
+	for (int i = 0; i < 14; i++)
+		strbuf_addf(&sql, "INSERT INTO thread VALUES(%d,%d,%d,'t%02d',NULL,NULL);",
+			    10 + i, 100 + i, 100 + i, i);
+	db = canned(sql.buf);
+	strbuf_release(&sql);
+	for (int i = 0; i < 14; i++)
+		slice(db, 0, 10 + i, 100 + i, 1000000 + i * 20000, 14000 - i * 1000);
+	trax_plot_opts_init(&o);
+	o.width = 2400;
+	o.height = 400;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_non_null(info.names);
+	assert_non_null(strstr(info.names, "t00 (100)\n"));
+	assert_non_null(strstr(info.names, "t11 (111)\n"));
+	assert_null(strstr(info.names, "t12"));
+	assert_null(strstr(info.names, "t13"));
+	assert_non_null(strstr(info.names, "2 other threads\n"));
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1259,6 +1295,7 @@ int main(void)
 		cmocka_unit_test(test_palette_ranks),
 		cmocka_unit_test(test_palette_juno),
 		cmocka_unit_test(test_ref_lines),
+		cmocka_unit_test(test_legend_greys),
 	};
 
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
