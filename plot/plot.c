@@ -833,7 +833,8 @@ void ch_window_desc(struct chart *c, char *buf, size_t len)
 		dec = 0;
 	ch_fmt_time(a, sizeof(a), (double)r0, unit, dec);
 	ch_fmt_time(b, sizeof(b), (double)r1, unit, dec);
-	snprintf(buf, len, "window %s .. %s after the trace start (%s)", a, b, s);
+	snprintf(buf, len, "window %s .. %s after the trace start (%s)%s", a, b, s,
+		 c->window_cut ? ", cut to the trace" : "");
 }
 
 void ch_title(struct chart *c, const char *what, const char *subtitle)
@@ -1301,6 +1302,13 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 				     (c.t0 - c.trace_start) / 1e9, (c.t1 - c.trace_start) / 1e9,
 				     c.t0 / 1e9, c.t1 / 1e9, (c.trace_end - c.trace_start) / 1e9);
 		goto out;
+	}
+	/* A window reaches no further than the trace (as a rule's does): past its ends, blank
+	 * lanes would read as idle CPUs. The subtitle says when it was cut. */
+	if (c.t0 < c.trace_start || c.t1 > c.trace_end) {
+		c.window_cut = 1;
+		c.t0 = c.t0 > c.trace_start ? c.t0 : c.trace_start;
+		c.t1 = c.t1 < c.trace_end ? c.t1 : c.trace_end;
 	}
 	if (o->task && *o->task) {
 		int any = 0;

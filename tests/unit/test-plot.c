@@ -1325,6 +1325,43 @@ static void test_task_selected_colour(void **state)
 	sqlite3_close(db);
 }
 
+/*
+ * A window that runs past the trace's end (meta: 1000000 .. 2000000 ns) is cut to it: the
+ * chart spans 1500000 .. 2000000, so a slice over the trace's last 100 us reaches the plot's
+ * right edge and fills its last fifth (drawn to 3000000, it would end at a third).
+ */
+static void test_window_cut_to_trace(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	const struct trax_plot_lane *ln;
+	int w;
+
+	(void)state;
+	slice(db, 0, 2, 10, 1900000, 100000);
+	trax_plot_opts_init(&o);
+	o.width = 700;
+	o.height = 300;
+	o.cpus = "0";
+	o.start = 1500000;
+	o.end = 3000000;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.start, 1500000);
+	assert_int_equal(info.end, 2000000);
+	ln = &info.lanes[0];
+	w = (int)info.w;
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + w - 1, rank_px(0)), (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + w * 4 / 5 + 2, rank_px(0)),
+			 (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + w * 4 / 5 - 2, rank_px(0)), 0);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1346,6 +1383,7 @@ int main(void)
 		cmocka_unit_test(test_palette_juno),
 		cmocka_unit_test(test_ref_lines),
 		cmocka_unit_test(test_task_selected_colour),
+		cmocka_unit_test(test_window_cut_to_trace),
 	};
 
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
