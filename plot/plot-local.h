@@ -43,6 +43,7 @@ struct chart {
 	double W, H;
 	int64_t trace_start, trace_end;	/* meta trace.start_ts / trace.end_ts */
 	int64_t t0, t1;			/* the window */
+	int window_cut;			/* the window asked for ran past the trace's ends */
 	int ncpus;			/* meta cpus (at least max(cpu) + 1 of the data) */
 	unsigned char *cpu_on;		/* ncpus flags: selected by opts.cpus */
 	char trace_name[256];

@@ -833,7 +833,8 @@ void ch_window_desc(struct chart *c, char *buf, size_t len)
 		dec = 0;
 	ch_fmt_time(a, sizeof(a), (double)r0, unit, dec);
 	ch_fmt_time(b, sizeof(b), (double)r1, unit, dec);
-	snprintf(buf, len, "window %s .. %s after the trace start (%s)", a, b, s);
+	snprintf(buf, len, "window %s .. %s after the trace start (%s)%s", a, b, s,
+		 c->window_cut ? ", cut to the trace" : "");
 }
 
 void ch_title(struct chart *c, const char *what, const char *subtitle)
@@ -1016,9 +1017,11 @@ struct name_row {
 
 /*
  * CPU time per name: a thread gives all its time to its last name (the name it is drawn and
- * listed under in every chart, whatever names it had before), one GROUP BY.
+ * listed under in every chart, whatever names it had before), one GROUP BY. With match, only
+ * the utids below nmatch that it flags.
  */
-static int palette_times(sqlite3 *db, int buffer, struct comm_ns **out, int *nout)
+static int palette_times(sqlite3 *db, int buffer, const unsigned char *match, int nmatch,
+			 struct comm_ns **out, int *nout)
 {
 	sqlite3_stmt *st = NULL;
 	struct comm_ns *v = NULL;
@@ -1048,7 +1051,7 @@ static int palette_times(sqlite3 *db, int buffer, struct comm_ns **out, int *nou
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t u = sqlite3_column_int64(st, 0);
 
-		if (u >= 0 && u <= max_utid)
+		if (u >= 0 && u <= max_utid && (!match || (u < nmatch && match[u])))
 			busy[u] = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
@@ -1098,19 +1101,12 @@ out:
 	return ret;
 }
 
-int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **out,
-			  struct trax_error *err)
+/* One entry per name (a name of several threads sums their time), busiest first; returns
+ * the number of entries left. */
+static int names_by_busyness(struct comm_ns *v, int n)
 {
-	struct trax_plot_palette *p = xcalloc(1, sizeof(*p));
-	struct comm_ns *v;
-	int n, m = 0;
+	int m = 0;
 
-	*out = NULL;
-	if (palette_times(db, buffer, &v, &n)) {
-		free(p);
-		return trax_error_set(err, TRAX_E_DB, "task colours: %s", sqlite3_errmsg(db));
-	}
-	/* One entry per name (a name of several threads sums their time), busiest first. */
 	qsort(v, n, sizeof(*v), cmp_comm_name);
 	for (int i = 0; i < n; i++) {
 		if (m && !strcmp(v[m - 1].comm, v[i].comm)) {
@@ -1121,6 +1117,22 @@ int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **ou
 		}
 	}
 	qsort(v, m, sizeof(*v), cmp_comm_busy);
+	return m;
+}
+
+int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **out,
+			  struct trax_error *err)
+{
+	struct trax_plot_palette *p = xcalloc(1, sizeof(*p));
+	struct comm_ns *v;
+	int n, m = 0;
+
+	*out = NULL;
+	if (palette_times(db, buffer, NULL, 0, &v, &n)) {
+		free(p);
+		return trax_error_set(err, TRAX_E_DB, "task colours: %s", sqlite3_errmsg(db));
+	}
+	m = names_by_busyness(v, n);
 	for (int i = 0; i < m; i++) {
 		if (p->n < TRAX_PLOT_PALETTE_N)
 			p->comm[p->n++] = v[i].comm;
@@ -1132,17 +1144,80 @@ int trax_plot_palette_new(sqlite3 *db, int buffer, struct trax_plot_palette **ou
 	return 0;
 }
 
-/* The chart's palette: opts.palette, else built on first use; a failure is the chart's error
- * (trax_plot_draw returns it) and leaves every task grey. */
+/*
+ * With --task, the trace's palette with the selected names it leaves grey moved in, busiest
+ * first, at the ranks of names not selected (drawn grey or not at all in this chart): grey is
+ * "not selected", so a selected task must never be grey. Names the palette ranks keep their
+ * colour, as in the other charts of the trace.
+ */
+static int palette_selected(struct chart *c, const struct trax_plot_palette *base,
+			    struct trax_plot_palette **out)
+{
+	struct trax_plot_palette *p = xcalloc(1, sizeof(*p));
+	unsigned char sel[TRAX_PLOT_PALETTE_N] = { 0 };
+	struct comm_ns *v;
+	int n, m, r = 0;
+
+	*out = NULL;
+	if (palette_times(c->db, c->o->buffer, c->th.match, c->th.nutid, &v, &n)) {
+		free(p);
+		return trax_error_set(c->err, TRAX_E_DB, "task colours: %s",
+				      sqlite3_errmsg(c->db));
+	}
+	m = names_by_busyness(v, n);
+	for (int i = 0; base && i < base->n; i++)
+		p->comm[p->n++] = xstrdup(base->comm[i]);
+	for (int i = 0; i < m; i++) {
+		int k = trax_plot_palette_rank(p, v[i].comm);
+
+		if (k >= 0)
+			sel[k] = 1;
+	}
+	for (int i = 0; i < m; i++) {
+		if (trax_plot_palette_rank(p, v[i].comm) >= 0)
+			continue;
+		while (r < TRAX_PLOT_PALETTE_N && sel[r])
+			r++;
+		if (r == TRAX_PLOT_PALETTE_N)
+			break;
+		if (r < p->n)
+			free(p->comm[r]);
+		else
+			p->n++;
+		p->comm[r] = xstrdup(v[i].comm);
+		sel[r] = 1;
+	}
+	for (int i = 0; i < m; i++)
+		free(v[i].comm);
+	free(v);
+	*out = p;
+	return 0;
+}
+
+/* The chart's palette: opts.palette, else built on first use (with --task, made to give the
+ * selected tasks colours); a failure is the chart's error (trax_plot_draw returns it) and
+ * leaves every task grey. */
 static const struct trax_plot_palette *chart_palette(struct chart *c)
 {
-	if (!c->palette && !c->palette_err) {
-		if (c->o->palette)
-			c->palette = c->o->palette;
-		else if ((c->palette_err = trax_plot_palette_new(c->db, c->o->buffer,
-								 &c->own_palette, c->err)) == 0)
-			c->palette = c->own_palette;
+	struct trax_plot_palette *own = NULL;
+
+	if (c->palette || c->palette_err)
+		return c->palette;
+	if (c->o->palette)
+		c->palette = c->o->palette;
+	else if ((c->palette_err = trax_plot_palette_new(c->db, c->o->buffer, &own,
+							 c->err)) == 0)
+		c->palette = own;
+	if (c->palette && c->have_threads && c->th.any_filter) {
+		struct trax_plot_palette *p;
+
+		if ((c->palette_err = palette_selected(c, c->palette, &p)) == 0) {
+			trax_plot_palette_free(own);
+			own = p;
+			c->palette = p;
+		}
 	}
+	c->own_palette = own;
 	return c->palette;
 }
 
@@ -1227,6 +1302,13 @@ int trax_plot_draw(sqlite3 *db, const struct trax_plot_opts *o, cairo_t *cr,
 				     (c.t0 - c.trace_start) / 1e9, (c.t1 - c.trace_start) / 1e9,
 				     c.t0 / 1e9, c.t1 / 1e9, (c.trace_end - c.trace_start) / 1e9);
 		goto out;
+	}
+	/* A window reaches no further than the trace (as a rule's does): past its ends, blank
+	 * lanes would read as idle CPUs. The subtitle says when it was cut. */
+	if (c.t0 < c.trace_start || c.t1 > c.trace_end) {
+		c.window_cut = 1;
+		c.t0 = c.t0 > c.trace_start ? c.t0 : c.trace_start;
+		c.t1 = c.t1 < c.trace_end ? c.t1 : c.trace_end;
 	}
 	if (o->task && *o->task) {
 		int any = 0;

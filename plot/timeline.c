@@ -204,10 +204,10 @@ static int row(struct tl *t, sqlite3_stmt *st)
 	if (sqlite3_column_int(st, 4) == 0 || e <= s)
 		return 0;	/* the idle task: blank */
 	utid = sqlite3_column_int(st, 3);
-	id = ident_of(t, utid);
-	if (id < 0 || !c->th.match[utid])
-		id = GREY_COMM;
-	else
+	/* A thread --task did not select joins no identity: it is not counted in the legend's
+	 * "(N threads)" of a selected one with the same names. */
+	id = utid >= 0 && utid < c->th.nutid && c->th.match[utid] ? ident_of(t, utid) : GREY_COMM;
+	if (id >= 0)
 		t->id_ns[id] += (double)(e - s);
 	add_slice(t, &t->lanes[t->lane_of[cpu]], s, e, id);
 	return 1;
@@ -817,7 +817,7 @@ static int draw_slices(struct tl *t, struct srow *rows, int nrows, int shown, in
 		lh = rows[r].h / rows[r].levels;
 		y = rows[r].y + lvl * lh;
 		h = lh >= 4 ? lh - 1 : lh;
-		id = ident_of(t, utid);
+		id = c->th.match[utid] ? ident_of(t, utid) : GREY_COMM;	/* as on the lanes */
 		comm_rgb(t, id, rgb);
 		for (int k = 0; k < 3; k++)
 			rgb[k] += (1 - rgb[k]) * 0.22 * lvl;

@@ -1275,6 +1275,129 @@ static void test_legend_greys(void **state)
 	sqlite3_close(db);
 }
 
+/*
+ * --task on a task the palette leaves grey: twelve tasks t00..t11 (20 us each, ranks 0-11 by
+ * name on the tie) take the palette, alpha (1 us) is grey. Selected, alpha must not be the grey
+ * of "tasks not selected": it takes the first rank no selected name holds, rank 0, on the
+ * timeline and in the residency bar. A second thread named alpha (pid 12) that --task 10 does
+ * not select is not counted in alpha's legend entry ("alpha (10)", not "(2 threads)"), and
+ * the atrace slices of a task not selected are grey as its CPU slices are.
+ */
+static void test_task_selected_colour(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	int64_t t0 = 1000000;
+	const struct trax_plot_lane *ln;
+	int w;
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		char *sql = sqlite3_mprintf("INSERT INTO thread VALUES(%d,%d,%d,'t%02d',NULL,NULL);"
+					    "INSERT INTO thread_comm VALUES(%d,%lld,'t%02d');",
+					    4 + i, 20 + i, 20 + i, i, 4 + i, (long long)t0, i);
+
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_free(sql);
+		slice(db, 1, 4 + i, 20 + i, t0 + i * 20000, 20000);
+	}
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO thread VALUES(16,12,12,'alpha',NULL,NULL);"
+				      "INSERT INTO thread_comm VALUES(16,1000000,'alpha');",
+				      NULL, NULL, NULL), SQLITE_OK);
+	/* An atrace slice of t05 (not selected) over the whole window: grey like its lanes. */
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE slice(ts INTEGER, dur INTEGER, utid "
+				      "INTEGER, depth INTEGER, name TEXT, buffer INTEGER);"
+				      "INSERT INTO slice VALUES(1000000,1000000,9,0,'work',0);",
+				      NULL, NULL, NULL), SQLITE_OK);
+	slice(db, 0, 2, 10, t0, 1000);		/* alpha pid 10 */
+	slice(db, 0, 16, 12, t0 + 500000, 1000);	/* alpha pid 12 */
+	trax_plot_opts_init(&o);
+	o.width = 700;
+	o.height = 300;
+	o.cpus = "0";
+	w = plot_width(db, &o);
+	o.start = t0;
+	o.end = t0 + (int64_t)w * 1000;	/* 1 us per column: alpha fills column 0 */
+	o.task = "10";
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	ln = &info.lanes[0];
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x, rank_px(0)), (int)ln->h);
+	assert_non_null(info.names);
+	assert_non_null(strstr(info.names, "alpha (10)\n"));
+	assert_null(strstr(info.names, "threads"));
+	{
+		int t05 = 0, grey = 0;
+
+		for (int y = (int)(ln->y + ln->h); y < im.h; y++)
+			for (int x = 0; x < im.w; x++) {
+				t05 += px(&im, x, y) == rank_px(5);
+				grey += px(&im, x, y) == 0xb0b0b0;
+			}
+		assert_int_equal(t05, 0);
+		assert_true(grey > w / 2);	/* the slice row, most of the plot width */
+	}
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+
+	o.kind = TRAX_PLOT_RESIDENCY;
+	o.task = "alpha";
+	o.start = o.end = 0;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	/* alpha ran 2 us of 1 ms on CPU 0: the bar is under a pixel, but the legend chip beside
+	 * the bars is the task's colour; look for it anywhere right of the plot area. */
+	{
+		int found = 0;
+
+		for (int y = 0; y < im.h && !found; y++)
+			for (int x = (int)(info.x + info.w); x < im.w && !found; x++)
+				found = px(&im, x, y) == rank_px(0);
+		assert_true(found);
+	}
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
+/*
+ * A window that runs past the trace's end (meta: 1000000 .. 2000000 ns) is cut to it: the
+ * chart spans 1500000 .. 2000000, so a slice over the trace's last 100 us reaches the plot's
+ * right edge and fills its last fifth (drawn to 3000000, it would end at a third).
+ */
+static void test_window_cut_to_trace(void **state)
+{
+	sqlite3 *db = canned(NULL);
+	struct trax_plot_opts o;
+	struct trax_plot_info info;
+	struct trax_error err = { 0 };
+	struct img im;
+	const struct trax_plot_lane *ln;
+	int w;
+
+	(void)state;
+	slice(db, 0, 2, 10, 1900000, 100000);
+	trax_plot_opts_init(&o);
+	o.width = 700;
+	o.height = 300;
+	o.cpus = "0";
+	o.start = 1500000;
+	o.end = 3000000;
+	assert_int_equal(draw(db, &o, &im, &info, &err), 0);
+	assert_int_equal(info.start, 1500000);
+	assert_int_equal(info.end, 2000000);
+	ln = &info.lanes[0];
+	w = (int)info.w;
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + w - 1, rank_px(0)), (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + w * 4 / 5 + 2, rank_px(0)),
+			 (int)ln->h);
+	assert_int_equal(coloured_height(&im, ln, (int)ln->x + w * 4 / 5 - 2, rank_px(0)), 0);
+	cairo_surface_destroy(im.s);
+	trax_plot_info_release(&info);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1296,6 +1419,8 @@ int main(void)
 		cmocka_unit_test(test_palette_juno),
 		cmocka_unit_test(test_ref_lines),
 		cmocka_unit_test(test_legend_greys),
+		cmocka_unit_test(test_task_selected_colour),
+		cmocka_unit_test(test_window_cut_to_trace),
 	};
 
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
