@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "parse/parse.h"
+#include "plot/plot.h"
 #include "report/lod.h"
 #include "util/grow.h"
 #include "util/xalloc.h"
@@ -21,7 +22,8 @@
  *    run-length coded (equal neighbours merged) and the level deflated;
  *  - exact events cut into time tiles of about TILE_EVENTS events each: an event is written
  *    into every tile it overlaps, as varints in columns per lane (gaps after the previous
- *    event's end, durations, keys, depths: like values side by side deflate best), one
+ *    event's end and durations, both in the greatest unit that divides them all, keys,
+ *    depths: like values side by side deflate best), one
  *    deflated blob per tile, which the script inflates only when the view is narrower than the
  *    finest level's columns and the tile is in view.
  *
@@ -53,9 +55,11 @@ struct lod {
 
 struct tile {
 	struct strbuf out;	/* every lane's segment so far */
-	struct strbuf seg[4];	/* the current lane's: gaps, durations, keys, depths */
-	int n;			/* events in seg */
+	struct strbuf seg[4];	/* the current lane's keys and depths (in seg[2], seg[3]) */
+	int64_t *gap, *dur;	/* the current lane's gaps and durations, in ns */
+	int n, cap;		/* events in seg */
 	int64_t last;		/* end of the last event in seg */
+	uint64_t unit;		/* gcd of the lane's gaps and durations in this tile (0: none) */
 };
 
 struct dict {
@@ -76,6 +80,7 @@ struct tl {
 	struct strbuf lanes;	/* JSON array body */
 	struct dict states, names;
 	unsigned char *state_class;	/* per state: 1 running, 2 runnable, 0 other */
+	struct trax_plot_palette *palette;	/* the static charts' task colours */
 };
 
 /* ---- small encoders ---- */
@@ -98,6 +103,17 @@ static void put_varint(struct strbuf *sb, uint64_t v)
 static void put_zigzag(struct strbuf *sb, int64_t v)
 {
 	put_varint(sb, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
 }
 
 static void add_base64(struct strbuf *sb, const unsigned char *p, size_t n)
@@ -229,6 +245,7 @@ static void lane_begin(struct tl *t, enum lane_kind k, int has_depth, const char
 			strbuf_reset(&t->tiles[i].seg[f]);
 		t->tiles[i].n = 0;
 		t->tiles[i].last = 0;
+		t->tiles[i].unit = 0;
 	}
 }
 
@@ -295,8 +312,15 @@ static void lane_event(struct tl *t, int64_t ts, int64_t dur, int key, int depth
 
 		/* The start as the gap after the previous event's end: 0 for back-to-back
 		 * slices and states, which is most of them, and deflates to almost nothing. */
-		put_zigzag(&ti->seg[0], s - ti->last);
-		put_varint(&ti->seg[1], (uint64_t)(dur > 0 ? dur : 0));
+		int64_t gap = s - ti->last, d = dur > 0 ? dur : 0;
+
+		if (ti->n >= ti->cap) {
+			TRAX_GROW(ti->gap, ti->n, ti->cap, 256);
+			ti->dur = trax_realloc_array(ti->dur, (size_t)ti->cap, sizeof(*ti->dur));
+		}
+		ti->gap[ti->n] = gap;
+		ti->dur[ti->n] = d;
+		ti->unit = gcd(gcd(ti->unit, (uint64_t)(gap < 0 ? -gap : gap)), (uint64_t)d);
 		put_varint(&ti->seg[2], (uint64_t)key);
 		if (t->has_depth)
 			put_varint(&ti->seg[3], (uint64_t)(depth > 0 ? depth : 0));
@@ -359,9 +383,18 @@ static void lane_end(struct tl *t)
 
 		if (!ti->n)
 			continue;
+		/* Times in the segment's unit: a text trace's are whole microseconds, which
+		 * then take a byte or two instead of three and deflate far better. */
+		uint64_t unit = ti->unit ? ti->unit : 1;
+
 		put_varint(&ti->out, (uint64_t)t->lane);
 		put_varint(&ti->out, (uint64_t)ti->n);
-		for (int f = 0; f < 4; f++)
+		put_varint(&ti->out, unit);
+		for (int i2 = 0; i2 < ti->n; i2++)
+			put_zigzag(&ti->out, ti->gap[i2] / (int64_t)unit);
+		for (int i2 = 0; i2 < ti->n; i2++)
+			put_varint(&ti->out, (uint64_t)ti->dur[i2] / unit);
+		for (int f = 2; f < 4; f++)
 			if (ti->seg[f].len)
 				strbuf_add(&ti->out, ti->seg[f].buf, ti->seg[f].len);
 	}
@@ -636,7 +669,11 @@ static void markers_json(struct tl *t, struct strbuf *sb)
 	strbuf_addf(sb, "],\"markers_total\":%lld", (long long)total);
 }
 
-/* utid -> [pid, tgid, last name, earlier names]. */
+/*
+ * utid -> [pid, tgid, last name, earlier names, colour]. The colour is the static charts'
+ * (trax_plot_palette_*): that of the thread's last name, as plot/timeline.c draws it, so a
+ * task looks the same in the interactive timeline and in every chart of the report.
+ */
 static void threads_json(struct tl *t, struct strbuf *sb)
 {
 	sqlite3_stmt *st = NULL;
@@ -645,9 +682,15 @@ static void threads_json(struct tl *t, struct strbuf *sb)
 	strbuf_adds(sb, "{");
 	if (sqlite3_prepare_v2(t->db, "SELECT t.utid, t.pid, t.tgid, t.comm, (SELECT "
 			       "group_concat(comm, ', ') FROM (SELECT DISTINCT c.comm FROM "
-			       "thread_comm c WHERE c.utid = t.utid AND c.comm IS NOT t.comm)) FROM "
-			       "thread t ORDER BY t.utid", -1, &st, NULL) == SQLITE_OK) {
+			       "thread_comm c WHERE c.utid = t.utid AND c.comm IS NOT t.comm)), "
+			       "coalesce((SELECT c.comm FROM thread_comm c WHERE c.utid = t.utid "
+			       "ORDER BY c.ts DESC LIMIT 1), t.comm) FROM thread t ORDER BY t.utid",
+			       -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *last = (const char *)sqlite3_column_text(st, 5);
+			uint32_t rgb = trax_plot_palette_colour(trax_plot_palette_rank(t->palette,
+										       last));
+
 			strbuf_addf(sb, "%s\"%d\":[%d,", n++ ? "," : "", sqlite3_column_int(st, 0),
 				    sqlite3_column_int(st, 1));
 			if (sqlite3_column_type(st, 2) == SQLITE_NULL)
@@ -658,7 +701,7 @@ static void threads_json(struct tl *t, struct strbuf *sb)
 			add_json_str(sb, (const char *)sqlite3_column_text(st, 3));
 			strbuf_addch(sb, ',');
 			add_json_str(sb, (const char *)sqlite3_column_text(st, 4));
-			strbuf_addch(sb, ']');
+			strbuf_addf(sb, ",\"#%06x\"]", (unsigned)rgb);
 		}
 	}
 	sqlite3_finalize(st);
@@ -717,11 +760,12 @@ int trax_timeline_html(sqlite3 *db, const struct trax_tl_window *w, int nw, stru
 		t.state_class[i] = !strcmp(t.states.s[i], "Running") ? 1 :
 				   t.states.s[i][0] == 'R' ? 2 : 0;
 
-	if ((ret = cpu_lanes(&t, (int)ncpus)) || (ret = thread_lanes(&t)))
+	if ((ret = trax_plot_palette_new(db, 0, &t.palette, err)) ||
+	    (ret = cpu_lanes(&t, (int)ncpus)) || (ret = thread_lanes(&t)))
 		goto out;
 
 	/* The small part, as JSON. */
-	strbuf_addf(&meta, "{\"v\":1,\"t0\":%lld,\"span\":%lld,\"ncpus\":%d,\"levels\":[",
+	strbuf_addf(&meta, "{\"v\":2,\"t0\":%lld,\"span\":%lld,\"ncpus\":%d,\"levels\":[",
 		    (long long)t.t0, (long long)(t.t1 - t.t0), (int)ncpus);
 	for (int l = 0; l < LOD_LEVELS; l++)
 		strbuf_addf(&meta, "%s%d", l ? "," : "", lod_cols[l]);
@@ -773,6 +817,8 @@ out:
 		strbuf_release(&t.tiles[i].out);
 		for (int f = 0; f < 4; f++)
 			strbuf_release(&t.tiles[i].seg[f]);
+		free(t.tiles[i].gap);
+		free(t.tiles[i].dur);
 	}
 	free(t.tiles);
 	for (int l = 0; l < LOD_LEVELS; l++) {
@@ -782,6 +828,7 @@ out:
 	dict_release(&t.states);
 	dict_release(&t.names);
 	free(t.state_class);
+	trax_plot_palette_free(t.palette);
 	strbuf_release(&t.lanes);
 	strbuf_release(&meta);
 	strbuf_release(&blob);

@@ -22,9 +22,7 @@
 	const STATE_NAME = { Running: 'running', R: 'runnable', 'R+': 'runnable (preempted)',
 		S: 'sleeping', D: 'blocked (D)', I: 'idle', T: 'stopped', t: 'traced', X: 'dead',
 		Z: 'zombie', P: 'parked', W: 'waking', K: 'wakekill' };
-	const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b',
-		'#e377c2', '#17becf', '#bcbd22', '#393b79', '#637939', '#8c6d31', '#843c39',
-		'#7b4173', '#3182bd', '#e6550d', '#31a354', '#756bb1', '#636363', '#a55194'];
+	const OTHER = '#b0b0b0';	/* tasks outside the palette, as in the static charts */
 	const tileText = $('tl-tiles').textContent.split('\n');
 	const threads = new Map(Object.entries(M.threads).map(([u, t]) => [+u, t]));
 	const stateClass = M.states.map((s) => (s === 'Running' ? 1 : s[0] === 'R' ? 2 : 0));
@@ -80,15 +78,16 @@
 	function decodeTile(u) {
 		const r = new Reader(u), out = new Map();
 		while (r.more) {
-			const lane = r.v(), n = r.v(), depth = M.lanes[lane].k === 'slice';
+			const lane = r.v(), n = r.v(), unit = r.v(), depth = M.lanes[lane].k === 'slice';
 			const ev = { ts: new Float64Array(n), dur: new Float64Array(n),
 				key: new Int32Array(n), depth: depth ? new Uint8Array(n) : null };
-			/* Columns: gaps after the previous end, durations, keys, depths. */
+			/* Columns: gaps after the previous end, durations (both in units of unit ns),
+			 * keys, depths. */
 			for (let i = 0; i < n; i++)
-				ev.ts[i] = r.z();
+				ev.ts[i] = r.z() * unit;
 			let end = 0;
 			for (let i = 0; i < n; i++) {
-				ev.dur[i] = r.v();
+				ev.dur[i] = r.v() * unit;
 				ev.ts[i] += end;
 				end = ev.ts[i] + ev.dur[i];
 			}
@@ -122,10 +121,9 @@
 
 	/* ---- lanes, top to bottom ---- */
 	const lanes = [];
-	const rank = new Map();
 	M.lanes.forEach((l, i) => {
 		if (l.k === 'cpu')
-			lanes.push({ k: 'cpu', data: i, name: l.name, h: LANE_H, cpu: l.cpu });
+			lanes.push({ k: 'cpu', data: i, name: l.name, h: LANE_H, cpu: l.cpu, pin: true });
 	});
 	/* Counters of a thread go under its lane, the others (CPU frequency, idle, thermal
 	 * zones, ...) under the CPUs. */
@@ -149,8 +147,6 @@
 	});
 	M.lanes.forEach((l, i) => {
 		if (l.k === 'thread') {
-			if (!rank.has(l.u))
-				rank.set(l.u, rank.size);
 			const t = threads.get(l.u);
 			lanes.push({ k: 'thread', data: i, u: l.u, h: LANE_H,
 				name: (t ? t[2] + ' ' + t[0] : l.name) });
@@ -160,16 +156,36 @@
 				h: Math.min(l.rows, 8) * ROW_H, name: '  ' + l.name });
 		}
 	});
-	let total = 0;
+	/* The CPU lanes stay under the ruler (y from the top of the pinned band), the others
+	 * scroll below them (y from the top of the scrolled lanes). With more CPUs than fit in
+	 * half the canvas they scroll too. */
+	let total = 0, pinH = 0;
+	const MAX_H = 560;
 	function layout() {
+		let cpuH = 0;
+		for (const l of lanes)
+			if (l.k === 'cpu')
+				cpuH += l.h + GAP;
+		const pin = cpuH <= (MAX_H - RULER_H) / 2;
 		total = 0;
+		pinH = 0;
 		for (const l of lanes) {
-			l.y = total;
-			total += l.h + GAP;
+			l.pin = pin && l.k === 'cpu';
+			if (l.pin) {
+				l.y = pinH;
+				pinH += l.h + GAP;
+			} else {
+				l.y = total;
+				total += l.h + GAP;
+			}
 		}
 	}
 	layout();
-	canvas.style.height = Math.min(560, RULER_H + total + 8) + 'px';
+	canvas.style.height = Math.min(MAX_H, RULER_H + pinH + total + 8) + 'px';
+	/* A lane's top on the canvas. */
+	function laneTop(l) {
+		return l.pin ? RULER_H + l.y : RULER_H + pinH + l.y - scrollY;
+	}
 	/* Move a thread's lanes (its state, counters, slices) right under the CPUs. */
 	function bringUp(pid) {
 		const first = lanes.findIndex((l) => l.k === 'thread' && threads.get(l.u) &&
@@ -222,7 +238,7 @@
 		setView(v0 + d, v1 + d);
 	}
 	function scrollLanes(dy) {
-		const max = Math.max(0, total - (H - RULER_H));
+		const max = Math.max(0, total - (H - RULER_H - pinH));
 		scrollY = Math.min(max, Math.max(0, scrollY + dy));
 		schedule();
 	}
@@ -243,11 +259,16 @@
 		return t ? t[2] + ' (pid ' + t[0] + (t[1] !== null && t[1] !== t[0] ? ', tgid ' + t[1] :
 			'') + ')' + (t[3] ? ', earlier ' + t[3] : '') : 'utid ' + u;
 	}
+	/* The static charts' colour of the thread's last name (report/lod.c writes it). */
 	function taskColour(u) {
-		const r = rank.get(u);
-		if (r !== undefined && r < PALETTE.length)
-			return PALETTE[r];
-		return 'hsl(' + ((u * 47) % 360) + ',25%,55%)';
+		const t = threads.get(u);
+		return t && t[4] ? t[4] : OTHER;
+	}
+	/* Black or white, whichever reads better on a task colour. */
+	function textOn(hex) {
+		const v = parseInt(hex.slice(1), 16);
+		const y = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
+		return y > 150 ? '#000' : '#fff';
 	}
 	function nameColour(k) {
 		return 'hsl(' + ((k * 137.5) % 360) + ',55%,62%)';
@@ -431,11 +452,14 @@
 				}
 				if (x1 - x0 < 4)
 					continue;
+				/* A task faded out by the search keeps no boundary and no name. */
+				if (lane.k === 'cpu' && hl.size && !hl.has(ev.key[i]))
+					continue;
 				ctx.fillStyle = '#fff';
 				ctx.fillRect(x0, y, 1, lane.h);
 				if (lane.k === 'cpu') {
 					const t2 = threads.get(ev.key[i]);
-					ctx.fillStyle = '#fff';
+					ctx.fillStyle = textOn(taskColour(ev.key[i]));
 					label(t2 ? t2[2] + ' ' + t2[0] : '?', x0, y + 14, x1 - x0);
 				} else if (stateClass[ev.key[i]] === 0) {
 					ctx.fillStyle = '#777';
@@ -474,10 +498,21 @@
 		ctx.fillStyle = '#333';
 		ctx.font = '11px sans-serif';
 		ctx.strokeStyle = '#ccc';
+		/* A tick's label starts right of it; one that would run past the right edge ends
+		 * there instead, and is left out if it would then cover the one before. */
+		let prevEnd = LABEL_W - 8;
 		for (let t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
 			const x = xOf(t);
+			if (x < LABEL_W)
+				continue;
 			ctx.fillRect(x, RULER_H - 6, 1, 6);
-			ctx.fillText(fmtTs(t).replace(/0+ s$/, ' s').replace(/\. s$/, ' s'), x + 2, RULER_H - 8);
+			const s = fmtTs(t).replace(/0+ s$/, ' s').replace(/\. s$/, ' s');
+			const w = ctx.measureText(s).width;
+			const lx = Math.min(x + 2, W - 3 - w);
+			if (lx < prevEnd + 4)
+				continue;
+			ctx.fillText(s, lx, RULER_H - 4);
+			prevEnd = lx + w;
 		}
 		/* Markers: ticks in the band's upper half. */
 		ctx.fillStyle = '#a0522d';
@@ -485,7 +520,7 @@
 		for (let i = lo; i < M.markers.length && M.markers[i][0] <= v1; i++)
 			ctx.fillRect(xOf(M.markers[i][0]) - 1, 2, 2, 12);
 		ctx.fillStyle = '#222';
-		ctx.fillText('time from trace start', 4, RULER_H - 8);
+		ctx.fillText('time from trace start', 4, RULER_H - 4);
 	}
 	function drawWindows(top) {
 		for (const w of M.windows) {
@@ -531,14 +566,47 @@
 		mode = tl ? 'exact' : 'summary';
 		drawRuler();
 		const top = RULER_H;
-		ctx.save();
-		ctx.beginPath();
-		ctx.rect(0, top, W, H - top);
-		ctx.clip();
 		ctx.font = '11px sans-serif';
+		/* The pinned lanes, then the scrolled ones clipped below them. */
+		for (const pinned of [true, false]) {
+			const clipTop = pinned ? top : top + pinH;
+			ctx.save();
+			ctx.beginPath();
+			ctx.rect(0, clipTop, W, pinned ? pinH : H - clipTop);
+			ctx.clip();
+			drawLanes(pinned, clipTop, tl, lv);
+			ctx.restore();
+		}
+		if (pinH && total) {	/* where the pinned band ends */
+			ctx.fillStyle = '#c8c8d0';
+			ctx.fillRect(0, top + pinH - 1, W, 1);
+		}
+		drawWindows(top);
+		if (total > H - top - pinH) {	/* where the lanes in view are among all of them */
+			const vh = H - top - pinH;
+			ctx.fillStyle = 'rgba(0,0,0,0.25)';
+			ctx.fillRect(W - 5, top + pinH + scrollY / total * vh, 4,
+				Math.max(8, vh / total * vh));
+		}
+		const ms = performance.now() - t0;
+		stats.last = ms;
+		stats.max = Math.max(stats.max, ms);
+		stats.n++;
+		stats.samples.push(ms);
+		if (stats.samples.length > 200)
+			stats.samples.shift();
+		$('tl-view').textContent = fmtTs(v0) + ' .. ' + fmtTs(v1) + ' (' + fmtDur(v1 - v0) +
+			'), ' + (mode === 'exact' ? 'exact events' : 'summary level ' + l) + ', drawn in ' +
+			ms.toFixed(1) + ' ms';
+		if (hover)
+			showTip(hover.x, hover.y);
+	}
+	function drawLanes(pinned, clipTop, tl, lv) {
 		for (const lane of lanes) {
-			const y = top + lane.y - scrollY;
-			if (y + lane.h < top || y > H)
+			if (lane.pin !== pinned)
+				continue;
+			const y = laneTop(lane);
+			if (y + lane.h < clipTop || y > H)
 				continue;
 			ctx.fillStyle = lane.k === 'cpu' ? '#f3f3f7' : '#fafafa';
 			ctx.fillRect(LABEL_W, y, plotW(), lane.h);
@@ -559,25 +627,6 @@
 			ctx.fillStyle = lane.k === 'slice' ? '#666' : '#222';
 			label(lane.name, 0, y + Math.min(lane.h, LANE_H) - 6, LABEL_W - 6);
 		}
-		ctx.restore();
-		drawWindows(top);
-		if (total > H - top) {	/* where the lanes in view are among all of them */
-			const vh = H - top;
-			ctx.fillStyle = 'rgba(0,0,0,0.25)';
-			ctx.fillRect(W - 5, top + scrollY / total * vh, 4, Math.max(8, vh / total * vh));
-		}
-		const ms = performance.now() - t0;
-		stats.last = ms;
-		stats.max = Math.max(stats.max, ms);
-		stats.n++;
-		stats.samples.push(ms);
-		if (stats.samples.length > 200)
-			stats.samples.shift();
-		$('tl-view').textContent = fmtTs(v0) + ' .. ' + fmtTs(v1) + ' (' + fmtDur(v1 - v0) +
-			'), ' + (mode === 'exact' ? 'exact events' : 'summary level ' + l) + ', drawn in ' +
-			ms.toFixed(1) + ' ms';
-		if (hover)
-			showTip(hover.x, hover.y);
 	}
 
 	/* ---- the tooltip ---- */
@@ -614,8 +663,9 @@
 						' .. ' + fmtTs(w.end) + ' (' + fmtDur(w.end - w.start) + ')';
 			return null;
 		}
-		const ly = y - RULER_H + scrollY;
-		const lane = lanes.find((l) => ly >= l.y && ly < l.y + l.h);
+		const pinned = y < RULER_H + pinH;
+		const lane = lanes.find((l) => l.pin === pinned && y >= laneTop(l) &&
+			y < laneTop(l) + l.h);
 		if (!lane || x < LABEL_W)
 			return lane ? lane.name.trim() : null;
 		if (lane.k === 'counter') {
@@ -758,7 +808,7 @@
 		xOf: (abs) => xOf(abs - M.t0),
 		laneY: (name) => {
 			const l = lanes.find((x) => x.name.trim() === name);
-			return l ? RULER_H + l.y - scrollY + l.h / 2 : null;
+			return l ? laneTop(l) + l.h / 2 : null;
 		},
 		settle: async () => {
 			for (let i = 0; i < 50; i++) {

@@ -21,7 +21,13 @@ stats=${TRAX_BUILD:-$(dirname "$TRAX")}/tools/png-stats
 # until the trace ends at 100.600000; CPU 1 runs beta (202) from 100.000500 to 100.010000, with
 # markers "phase start" at 100.004000 and "phase end" at 100.008000; CPU 2 alternates gamma
 # (301) and delta (302) every 10 us from 100.000000 (gamma first) to 100.600000: 60000 switches,
-# so that the exact events span several tiles. The trace starts at 100.000000.
+# so that the exact events span several tiles; CPU 3 runs extra00 (400) .. extra29 (429) for
+# 10 us each from 100.100000, one after the other, so that the thread lanes overflow the canvas
+# and scroll. The trace starts at 100.000000.
+# Task colours by hand (plot/plot.h: the 12 busiest names by CPU time get the palette by rank,
+# the others grey): gamma and delta run 300 ms each (ranks 0 and 1), beta 9.5 ms (rank 2,
+# 0xe15759), alpha 2.5 ms (rank 3, 0x76b7b2), extra00 .. extra29 10 us each, ties by name:
+# extra00 .. extra07 take ranks 4 .. 11, extra08 and later are grey (0xb0b0b0).
 awk -v N=60000 '
 function sw(cpu, t, pc, pp, ps, nc, np) {
 	printf "%.6f\t%16s-%-7d [%03d] d..2. %12.6f: sched_switch: prev_comm=%s prev_pid=%d " \
@@ -40,6 +46,13 @@ BEGIN {
 	mark(1, 100.004000, "beta", 202, "phase start")
 	mark(1, 100.008000, "beta", 202, "phase end")
 	sw(1, 100.010000, "beta", 202, "S", "swapper/1", 0)
+	prev = "swapper/3"; pp = 0
+	for (i = 0; i < 30; i++) {
+		nc = sprintf("extra%02d", i)
+		sw(3, 100.100000 + i * 0.00001, prev, pp, "S", nc, 400 + i)
+		prev = nc; pp = 400 + i
+	}
+	sw(3, 100.100300, prev, pp, "S", "swapper/3", 0)
 	for (i = 1; i <= N; i++) {
 		t = 100.000000 + i * 0.00001
 		if (i % 2) sw(2, t, "gamma", 301, "R", "delta", 302)
@@ -65,12 +78,18 @@ is "$(grep -o '<script[^>]*>' "$html" | grep -c ' src=')" 0 "the scripts are inl
 
 cat >"$TMP/job.json" <<EOF
 { "shots": "$shots", "zooms": 12, "search": "gam", "click": "beta-duty", "timeout_ms": 90000,
+  "search_view": [100000000000, 100005000000],
+  "search_strips": [ { "lane": "CPU 0", "t": [100001050000, 100001400000] },
+    { "lane": "CPU 1", "t": [100000550000, 100000900000] } ],
   "probes": [
     { "lane": "CPU 0", "t": 100002000000, "window": [100000000000, 100005000000],
       "shot": "timeline-probe" },
     { "lane": "alpha 101", "t": 100004000000, "window": [100000000000, 100005000000] },
     { "lane": "CPU 2", "t": 100400005000, "window": [100399950000, 100400060000],
-      "shot": "timeline-single-events" } ] }
+      "shot": "timeline-single-events" },
+    { "lane": "CPU 3", "t": 100100209000, "window": [100100150000, 100100260000] } ],
+  "scroll": { "window": [100000000000, 100005000000], "t": 100002000000, "dy": 300,
+    "lanes": ["CPU 0", "CPU 1", "alpha 101"], "shot": "timeline-scrolled" } }
 EOF
 out=$(timeout 120 node "$TOP/tests/tools/report-browser.js" "$chromium" "$html" "$TMP/job.json")
 rc=$?
@@ -94,15 +113,35 @@ is "$(get 'r.probes[1].tooltip')" $'alpha (pid 101)\nstate S (sleeping)\nstart +
 is "$(get 'r.probes[2].tooltip')" $'gamma (pid 301)\nstate running on CPU 2\nstart +0.400000000 s\nduration 10.000 µs (10000 ns)' \
 	"tooltip over CPU 2 at +400.005 ms (a later tile): gamma's 40000th slice, 10 us"
 is "$(get 'r.search_found')" "1 threads" "search 'gam' highlights one thread"
+# The first 0.35 ms of alpha's and beta's slices hold their names ("alpha 101", "beta 202"):
+# more than one colour along the lanes' middles; faded out by the search, one colour each.
+is "$(get '[r.search_strips.before[0] > 1, r.search_strips.before[1] > 1]')" "[true,true]" \
+	"before the search: the names of alpha and beta drawn on their CPU slices"
+is "$(get 'r.search_strips.after')" "[1,1]" \
+	"after the search for gamma: alpha's and beta's slices faded, their names not drawn"
 is "$(get 'r.view_after_click')" "[100004000000,100008000000]" \
 	"a click on the failed verdict zooms to its window (the phase markers)"
+is "$(get 'r.probes[0].pixel')" "#76b7b2" \
+	"alpha's slice on CPU 0 is drawn in the palette colour of rank 3 (0x76b7b2)"
+is "$(get 'r.probes[3].pixel')" "#b0b0b0" \
+	"extra20's slice on CPU 3 is drawn in the grey of tasks outside the palette"
+is "$(get 'r.scroll.before.map((l) => l.pixel).slice(0, 2).join(" ")')" "#76b7b2 #e15759" \
+	"before scrolling: alpha on CPU 0, beta (rank 2, 0xe15759) on CPU 1"
+is "$(get 'r.scroll.after[0].y - r.scroll.before[0].y')" 0 \
+	"shift+wheel scrolls the thread lanes, the CPU lanes stay where they were"
+is "$(get 'r.scroll.after.map((l) => l.pixel).slice(0, 2).join(" ")')" "#76b7b2 #e15759" \
+	"after scrolling: CPU 0 and CPU 1 still drawn there, in the same colours"
+d=$(get 'r.scroll.before[2].y - r.scroll.after[2].y')
+[ "${d%.*}" -ge 100 ] 2>/dev/null
+_result $? "alpha's lane scrolled up (by at least 100 px)" "moved by $d px"
 n=$(get 'r.redraw_ms.length')
-is "$n" 15 "every redraw timed (12 wheel zooms, 3 probes)"
+is "$n" 16 "every redraw timed (12 wheel zooms, 4 probes)"
 echo "# open: $(get 'Math.round(r.open_ms)') ms to the first drawing;" \
 	"redraw: max $(get 'r.redraw_ms.reduce((a, b) => Math.max(a, b)).toFixed(1)') ms," \
 	"median $(get 'r.redraw_ms.slice().sort((a, b) => a - b)[r.redraw_ms.length >> 1].toFixed(1)') ms" \
 	"over $n redraws"
-for s in timeline-whole timeline-probe timeline-single-events timeline-failed-rule; do
+for s in timeline-whole timeline-probe timeline-single-events timeline-scrolled \
+	timeline-failed-rule; do
 	if [ -x "$stats" ]; then
 		st=$("$stats" "$shots/$s.png" 2>&1)
 		set -- $st

@@ -4,7 +4,14 @@
 // trax's HTML report timeline, and print what it saw as one JSON object.
 //   node report-browser.js CHROMIUM REPORT.html JOB.json
 // JOB: { "shots": DIR, "probes": [{ "lane": "CPU 0", "t": ABS_NS, "window": [A, B] }],
-//        "zooms": N, "search": TEXT, "click": RESULT_NAME, "open_timeout_ms": 20000 }
+//        "scroll": { "window": [A, B], "t": ABS_NS, "dy": PX, "lanes": [NAME, ...] },
+//        "zooms": N, "zoom_out": N, "search": TEXT, "click": RESULT_NAME,
+//        "open_timeout_ms": 20000 }
+// A probe reports the view's mode, the tooltip at (t, the lane's middle) and the canvas pixel
+// there as "#rrggbb"; the scroll step reports the lanes' middles and their pixels at t before
+// and after a shift+wheel of dy pixels over the canvas; search_strips (with search_view, the
+// view for them): the number of distinct colours along each strip's lane over its times [a, b],
+// before and after the search.
 // Every wait is bounded; the browser is killed on any exit.
 'use strict';
 const { spawn } = require('child_process');
@@ -122,6 +129,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 	await loaded;
 	const openMs = await ev('traxTimeline.ready.then(() => traxTimeline.openMs)');
 	const res = { open_ms: openMs, open_wall_ms: Date.now() - t0, probes: [], redraw_ms: [] };
+	// The canvas pixel at CSS (x, y), read back from the canvas itself (null: not on it).
+	const pixel = (x, y) => ev("(() => { const c = document.getElementById('tl-canvas')," +
+		' k = c.width / c.clientWidth, x = Math.floor(' + x + ' * k), y = Math.floor(' + y +
+		' * k); if (!(x >= 0 && y >= 0 && x < c.width && y < c.height)) return null;' +
+		' const d = c.getContext("2d").getImageData(x, y, 1, 1).data; return "#" +' +
+		' [d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, "0")).join(""); })()');
 	const shot = async (name) => {
 		if (!job.shots) return;
 		const r = await S('Page.captureScreenshot', { format: 'png' }, 30000);
@@ -132,11 +145,17 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 	// Real wheel events over the canvas, zooming in at its middle; each redraw timed.
 	const rect = await ev("(() => { const r = document.getElementById('tl-canvas')" +
 		'.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()');
-	for (let i = 0; i < (job.zooms || 12); i++) {
+	// Then zoom_out wheel events back out. settle_ms: from the wheel event to the view drawn
+	// from the data it needs (tiles inflated), DevTools round trips included.
+	res.settle_ms = [];
+	const nin = job.zooms === undefined ? 12 : job.zooms, nout = job.zoom_out || 0;
+	for (let i = 0; i < nin + nout; i++) {
+		const w0 = Date.now();
 		await S('Input.dispatchMouseEvent', { type: 'mouseWheel', x: rect[0] + rect[2] * 0.6,
-			y: rect[1] + 60, deltaX: 0, deltaY: -400 });
+			y: rect[1] + 60, deltaX: 0, deltaY: i < nin ? -400 : 400 });
 		res.redraw_ms.push(await ev('traxTimeline.settle().then(() => { traxTimeline.draw(); ' +
 			'return traxTimeline.stats.last; })'));
+		res.settle_ms.push(Date.now() - w0);
 	}
 	for (const p of job.probes || []) {
 		await ev('traxTimeline.setView(' + p.window[0] + ', ' + p.window[1] + ')');
@@ -144,6 +163,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 		res.redraw_ms.push(await ev('traxTimeline.draw(), traxTimeline.stats.last'));
 		const xy = await ev('[traxTimeline.xOf(' + p.t + '), traxTimeline.laneY(' +
 			JSON.stringify(p.lane) + ')]');
+		const px = xy[1] === null ? null : await pixel(xy[0], xy[1]);
 		const r = await ev("(() => { const r = document.getElementById('tl-canvas')" +
 			'.getBoundingClientRect(); return [r.left, r.top]; })()');
 		await S('Input.dispatchMouseEvent', { type: 'mouseMoved', x: r[0] + xy[0],
@@ -151,14 +171,60 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 		await sleep(50);
 		const tipText = await ev("document.getElementById('tl-tip').hidden ? '' : " +
 			"document.getElementById('tl-tip').textContent");
-		res.probes.push({ lane: p.lane, mode, tooltip: tipText, at: xy });
+		res.probes.push({ lane: p.lane, mode, tooltip: tipText, at: xy, pixel: px });
 		if (p.shot) await shot(p.shot);
 	}
+	if (job.scroll) {
+		const sc = job.scroll, look = async () => {
+			const out = [];
+			for (const name of sc.lanes) {
+				const y = await ev('traxTimeline.laneY(' + JSON.stringify(name) + ')');
+				const x = await ev('traxTimeline.xOf(' + sc.t + ')');
+				out.push({ lane: name, y, pixel: y === null || y < 0 ? null :
+					await pixel(x, y) });
+			}
+			return out;
+		};
+		await ev('traxTimeline.setView(' + sc.window[0] + ', ' + sc.window[1] + ')');
+		await ev('traxTimeline.settle()');
+		const before = await look();
+		const r = await ev("(() => { const r = document.getElementById('tl-canvas')" +
+			'.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()');
+		await S('Input.dispatchMouseEvent', { type: 'mouseWheel', x: r[0] + r[2] * 0.5,
+			y: r[1] + r[3] * 0.7, deltaX: 0, deltaY: sc.dy, modifiers: 8 });
+		await ev('traxTimeline.settle()');
+		res.scroll = { before, after: await look() };
+		if (sc.shot) await shot(sc.shot);
+		await S('Input.dispatchMouseEvent', { type: 'mouseWheel', x: r[0] + r[2] * 0.5,
+			y: r[1] + r[3] * 0.7, deltaX: 0, deltaY: -sc.dy, modifiers: 8 });
+		await ev('traxTimeline.settle()');
+	}
 	if (job.search) {
+		// Distinct colours along a lane's middle over [t0, t1], before and after the search.
+		const strips = async () => {
+			const out = [];
+			for (const st of job.search_strips || [])
+				out.push(await ev('(() => { const c = document.getElementById("tl-canvas"),' +
+					' k = c.width / c.clientWidth, x0 = Math.round(traxTimeline.xOf(' + st.t[0] +
+					') * k), x1 = Math.round(traxTimeline.xOf(' + st.t[1] + ') * k),' +
+					' y = Math.floor(traxTimeline.laneY(' + JSON.stringify(st.lane) + ') * k),' +
+					' d = c.getContext("2d").getImageData(x0, y, x1 - x0, 1).data, s = new Set();' +
+					' for (let i = 0; i < d.length; i += 4) s.add(d[i] << 16 | d[i + 1] << 8 |' +
+					' d[i + 2]); return s.size; })()'));
+			return out;
+		};
+		if (job.search_view) {
+			await ev('traxTimeline.setView(' + job.search_view[0] + ', ' + job.search_view[1] +
+				')');
+			await ev('traxTimeline.settle()');
+		}
+		const before = await strips();
 		await ev("document.getElementById('tl-search').focus()");
 		await S('Input.insertText', { text: job.search });
 		await sleep(50);
+		await ev('traxTimeline.draw()');
 		res.search_found = await ev("document.getElementById('tl-found').textContent");
+		res.search_strips = { before, after: await strips() };
 		await ev("(() => { const e = document.getElementById('tl-search'); e.value = '';" +
 			" e.dispatchEvent(new Event('input')); })()");
 	}
