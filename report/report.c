@@ -657,7 +657,7 @@ static int build_verdicts(struct report *rp)
 	struct table *t;
 	char *src = NULL;
 	int ret, charts = 0, max = o->max_rule_charts > 0 ? o->max_rule_charts :
-				      REPORT_MAX_CHARTS_DEFAULT;
+				      REPORT_MAX_CHARTS_DEFAULT, skipped = 0;
 
 	src = trax_db_meta(rp->db, "source.path");
 	ret = trax_check_db(o->rules, rp->db, o->trace_name ? o->trace_name :
@@ -729,22 +729,12 @@ static int build_verdicts(struct report *rp)
 			continue;
 		if (r->rule->metric == TRAX_METRIC_SQL)
 			continue;
-		if (charts >= max)
+		if (charts >= max) {
+			skipped++;
 			continue;
-		if (!charts) {
-			int failed = 0;
-
-			add(rp, B_H3, "Charts of the rules that did not pass");
-			/* said at the head of the section: at its end, the line could be a page
-			 * of its own in the PDF */
-			for (int k = 0; k < rp->v.n; k++)
-				failed += sorted[k]->verdict != TRAX_PASS &&
-					  sorted[k]->verdict != TRAX_SKIP &&
-					  sorted[k]->rule->metric != TRAX_METRIC_SQL;
-			if (failed > max)
-				addf(rp, B_NOTE, "%d more rules did not pass; their charts are "
-				     "left out (see trax plot).", failed - max);
 		}
+		if (!charts)
+			add(rp, B_H3, "Charts of the rules that did not pass");
 		if (r->has_value)
 			trax_format_value(r->value, r->dim, r->rule->expect.unit, val, sizeof(val));
 		snprintf(cap, sizeof(cap), "%s: %s (measured %s, expected %s)", r->name,
@@ -752,6 +742,9 @@ static int build_verdicts(struct report *rp)
 		rule_charts(rp, r, cap);
 		charts++;
 	}
+	if (skipped)
+		addf(rp, B_NOTE, "%d more rules did not pass; their charts are left out (see "
+		     "trax plot).", skipped);
 	free(sorted);
 	return 0;
 }
