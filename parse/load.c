@@ -1,5 +1,6 @@
 /* parse/load.c: the load driver: a trace into a new database through its format's reader. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,21 +30,67 @@ const char *trax_format_name(enum trax_format fmt)
 	return fmt == TRAX_FMT_DB ? "sqlite" : "unknown";
 }
 
-/* Source identity in meta: path (name when it is a copy), size, sha256 (computed here, once). */
-static int source_meta(struct loader *L, const char *path, const char *name,
-		       enum trax_format fmt, struct trax_error *err)
-{
+/*
+ * The source's SHA-256, computed on a thread while the reader runs: it reads the whole file
+ * once more, and the reader does not need it (meta is written when the load ends).
+ */
+struct source_hash {
+	pthread_t thread;
+	const char *path;
 	char hex[65];
+	int started, ret, err;
+};
+
+static void *hash_main(void *arg)
+{
+	struct source_hash *h = arg;
+
+	h->ret = sha256_file_hex(h->path, h->hex);
+	h->err = errno;
+	return NULL;
+}
+
+/* The hash into meta (its place kept by source_meta); 0, or the error of reading it. */
+static int hash_join(struct loader *L, struct source_hash *h, struct trax_error *err)
+{
+	if (!h->started)
+		return 0;
+	pthread_join(h->thread, NULL);
+	h->started = 0;
+	if (h->ret < 0)
+		return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", h->path,
+				      strerror(h->err));
+	ld_meta(L, "source.sha256", "%s", h->hex);
+	return 0;
+}
+
+/* Source identity in meta: path (name when it is a copy), size, sha256 (started here, once,
+ * and joined by hash_join). */
+static int source_meta(struct loader *L, const char *path, const char *name,
+		       enum trax_format fmt, struct source_hash *h, struct trax_error *err)
+{
 	struct stat sb;
 	char *real = name ? NULL : realpath(path, NULL);
 
-	if (stat(path, &sb) < 0)
+	if (stat(path, &sb) < 0) {
+		free(real);
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
-	if (sha256_file_hex(path, hex) < 0)
-		return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", path, strerror(errno));
+	}
+	h->path = path;
+	if (pthread_create(&h->thread, NULL, hash_main, h)) {
+		/* no thread to be had: here, first */
+		hash_main(h);
+		if (h->ret < 0) {
+			free(real);
+			return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", path,
+					      strerror(h->err));
+		}
+	} else {
+		h->started = 1;
+	}
 	ld_meta(L, "source.path", "%s", real ? real : name ? name : path);
 	ld_meta(L, "source.size", "%lld", (long long)sb.st_size);
-	ld_meta(L, "source.sha256", "%s", hex);
+	ld_meta(L, "source.sha256", "%s", h->started ? "" : h->hex);
 	ld_meta(L, "format", "%s", trax_format_name(fmt));
 	ld_meta(L, "trax.version", "%s", TRAX_VERSION);
 	free(real);
@@ -87,6 +134,7 @@ int ld_load_named(const char *trace, const char *name, const char *db_path,
 	struct strbuf base = STRBUF_INIT;
 	enum trax_format fmt;
 	struct loader *L = NULL;
+	struct source_hash hash = { 0 };
 	sqlite3 *db = NULL;
 	char *tmp = NULL;
 	double t0 = trax_now_s();
@@ -155,7 +203,7 @@ int ld_load_named(const char *trace, const char *name, const char *db_path,
 		ret = trax_error_set(err, TRAX_E_NOMEM, "out of memory");
 		goto out;
 	}
-	ret = source_meta(L, trace, name, fmt, err);
+	ret = source_meta(L, trace, name, fmt, &hash, err);
 	if (ret)
 		goto out;
 	{
@@ -168,6 +216,8 @@ int ld_load_named(const char *trace, const char *name, const char *db_path,
 			   trax_error_set(err, TRAX_E_UNSUPPORTED, "%s: %s input is not supported",
 					  trace, trax_format_name(fmt));
 	}
+	if (!ret)
+		ret = hash_join(L, &hash, err);
 	if (ret)
 		goto out;
 	st.decode_s = -t0;
@@ -191,6 +241,8 @@ int ld_load_named(const char *trace, const char *name, const char *db_path,
 	if (stats)
 		*stats = st;
 out:
+	if (hash.started)	/* the reader failed: its error is the one to give */
+		pthread_join(hash.thread, NULL);
 	ld_free(L);
 	if (db)
 		sqlite3_close(db);
