@@ -50,13 +50,18 @@ static void *hash_main(void *arg)
 	return NULL;
 }
 
+/* The hash thread, when one runs, has ended. */
+static void hash_wait(struct source_hash *h)
+{
+	if (h->started)
+		pthread_join(h->thread, NULL);
+	h->started = 0;
+}
+
 /* The hash into meta (its place kept by source_meta); 0, or the error of reading it. */
 static int hash_join(struct loader *L, struct source_hash *h, struct trax_error *err)
 {
-	if (!h->started)
-		return 0;
-	pthread_join(h->thread, NULL);
-	h->started = 0;
+	hash_wait(h);
 	if (h->ret < 0)
 		return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", h->path,
 				      strerror(h->err));
@@ -77,20 +82,12 @@ static int source_meta(struct loader *L, const char *path, const char *name,
 		return trax_error_set(err, TRAX_E_IO, "%s: %s", path, strerror(errno));
 	}
 	h->path = path;
-	if (pthread_create(&h->thread, NULL, hash_main, h)) {
-		/* no thread to be had: here, first */
+	h->started = !pthread_create(&h->thread, NULL, hash_main, h);
+	if (!h->started)	/* no thread to be had: here, now */
 		hash_main(h);
-		if (h->ret < 0) {
-			free(real);
-			return trax_error_set(err, TRAX_E_IO, "%s: cannot read: %s", path,
-					      strerror(h->err));
-		}
-	} else {
-		h->started = 1;
-	}
 	ld_meta(L, "source.path", "%s", real ? real : name ? name : path);
 	ld_meta(L, "source.size", "%lld", (long long)sb.st_size);
-	ld_meta(L, "source.sha256", "%s", h->started ? "" : h->hex);
+	ld_meta(L, "source.sha256", "%s", "");
 	ld_meta(L, "format", "%s", trax_format_name(fmt));
 	ld_meta(L, "trax.version", "%s", TRAX_VERSION);
 	free(real);
@@ -241,8 +238,7 @@ int ld_load_named(const char *trace, const char *name, const char *db_path,
 	if (stats)
 		*stats = st;
 out:
-	if (hash.started)	/* the reader failed: its error is the one to give */
-		pthread_join(hash.thread, NULL);
+	hash_wait(&hash);	/* the reader failed: its error is the one to give */
 	ld_free(L);
 	if (db)
 		sqlite3_close(db);
